@@ -1,0 +1,78 @@
+package dev.tollgate;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What Tollgate decided for one request.
+ *
+ * <p>A refusal is a value, not an exception. Immutable and thread-safe.
+ *
+ * @param verdict          allow, deny (429) or unavailable (503, Redis down in {@code closed} mode)
+ * @param results          one result per policy that applied, in the order the policies are configured
+ * @param retryAfterMicros when denied, how long until every refusing limit would admit the request
+ * @param source           who decided
+ */
+public record Decision(Verdict verdict, List<PolicyResult> results, long retryAfterMicros, Source source) {
+
+    /** The three answers an adapter can give. */
+    public enum Verdict {
+        /** Let the request through (shadow denials included). */
+        ALLOW,
+        /** Answer 429 Too Many Requests. */
+        DENY,
+        /** Answer 503: the store failed and the failure mode is {@code closed}. */
+        UNAVAILABLE
+    }
+
+    /** Where a decision came from. */
+    public enum Source {
+        /** The shared Redis store. */
+        REDIS,
+        /** The in-memory store of this node (configured, or the fallback while Redis fails). */
+        LOCAL,
+        /** No store: no policy applied, Tollgate is disabled, or Redis failed in open or closed mode. */
+        NONE
+    }
+
+    private static final Decision NO_POLICY = new Decision(Verdict.ALLOW, List.of(), 0, Source.NONE);
+
+    public Decision {
+        results = List.copyOf(results);
+        if (retryAfterMicros < 0) {
+            throw new IllegalArgumentException("retryAfterMicros < 0");
+        }
+    }
+
+    /** The decision when no policy covers the request. */
+    public static Decision noPolicy() {
+        return NO_POLICY;
+    }
+
+    /** Whether the request may go on to the application. */
+    public boolean allowed() {
+        return verdict == Verdict.ALLOW;
+    }
+
+    /** The enforcing policies that refused the request (empty when allowed). */
+    public List<PolicyResult> denying() {
+        List<PolicyResult> out = new ArrayList<>(1);
+        for (PolicyResult r : results) {
+            if (r.policy().mode() == Mode.ENFORCE && r.denied()) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /** The shadow policies that would have refused the request. */
+    public List<PolicyResult> shadowDenying() {
+        List<PolicyResult> out = new ArrayList<>(1);
+        for (PolicyResult r : results) {
+            if (r.policy().mode() == Mode.SHADOW && r.denied()) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+}

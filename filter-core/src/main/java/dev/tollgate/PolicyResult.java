@@ -1,0 +1,36 @@
+package dev.tollgate;
+
+import java.util.List;
+
+/**
+ * The outcome of one policy for one request.
+ *
+ * @param policy    the policy
+ * @param clientKey the client key the policy resolved (already made safe for storage)
+ * @param limits    one state per limit of the policy, in the policy's order
+ */
+public record PolicyResult(Policy policy, String clientKey, List<LimitState> limits) {
+
+    public PolicyResult {
+        limits = List.copyOf(limits);
+    }
+
+    /** Whether some limit of this policy refuses the request. */
+    public boolean denied() {
+        for (LimitState s : limits) {
+            if (!s.admits()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The longest wait among the limits that refuse, 0 when all admit. */
+    public long retryAfterMicros() {
+        long max = 0;
+        for (LimitState s : limits) {
+            max = Math.max(max, s.retryAfterMicros());
+        }
+        return max;
+    }
+}

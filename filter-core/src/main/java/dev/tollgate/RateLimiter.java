@@ -1,0 +1,235 @@
+package dev.tollgate;
+
+import dev.tollgate.config.FailureMode;
+import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.BucketKeys;
+import dev.tollgate.internal.DenialLog;
+import dev.tollgate.internal.HttpContract;
+import dev.tollgate.internal.JedisPort;
+import dev.tollgate.internal.LocalStore;
+import dev.tollgate.internal.Messages;
+import dev.tollgate.internal.MicroClock;
+import dev.tollgate.internal.RedisStore;
+import dev.tollgate.spi.BucketRequest;
+import dev.tollgate.spi.BucketStore;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The decision engine: finds the policies that cover a request, resolves each one's client key,
+ * checks all their limits in one atomic store call, and turns the result into a {@link Decision}
+ * and an {@link HttpAnswer}.
+ *
+ * <p>{@link #check} never throws: a store failure is handled by the configured
+ * {@link FailureMode}, and anything unexpected lets the request through and is logged.
+ *
+ * <p>Thread-safe; create one per filter and {@link #close()} it when the filter is destroyed.
+ */
+public final class RateLimiter implements AutoCloseable {
+
+    private static final Logger REDIS_LOG = Logger.getLogger("dev.tollgate.redis");
+    private static final Logger LOG = Logger.getLogger("dev.tollgate");
+
+    private final TollgateConfig config;
+    private final BucketStore store;
+    private final BucketStore fallback;
+    private final DenialLog denials = new DenialLog();
+    private final AtomicBoolean storeDown = new AtomicBoolean();
+
+    RateLimiter(TollgateConfig config, BucketStore store, BucketStore fallback) {
+        this.config = config;
+        this.store = store;
+        this.fallback = fallback;
+    }
+
+    /**
+     * Builds the engine and its stores: Redis when {@code tollgate.redis.uri} is set (with the
+     * in-memory store as the fallback of {@code failure-mode=local}), else the in-memory store.
+     * An unreachable Redis does not stop start-up: the failure mode applies until it answers.
+     */
+    public static RateLimiter create(TollgateConfig config) {
+        LocalStore local = new LocalStore(config.localMaxKeys(), MicroClock.SYSTEM);
+        if (config.redis() == null) {
+            LOG.info(() -> Messages.STARTED + ": Tollgate " + (config.enabled() ? "on" : "OFF") + ", in-memory store, policies "
+                    + describe(config));
+            return new RateLimiter(config, local, null);
+        }
+        RedisStore redis = new RedisStore(JedisPort.standalone(config.redis()));
+        RateLimiter limiter = new RateLimiter(config, redis, local);
+        LOG.info(() -> Messages.STARTED + ": Tollgate " + (config.enabled() ? "on" : "OFF") + ", Redis store at "
+                + config.redis().describe() + " (timeout " + config.redis().timeout().toMillis() + " ms, failure mode "
+                + config.failureMode().name().toLowerCase(java.util.Locale.ROOT) + "), policies " + describe(config));
+        try {
+            redis.load(BucketKeys.key(config.keyPrefix(), "load", "tollgate"));
+        } catch (RuntimeException e) {
+            limiter.storeDown.set(true);
+            REDIS_LOG.warning(() -> Messages.REDIS_NOT_READY + ": Redis at " + config.redis().describe()
+                    + " does not answer (" + e + "); failure mode '"
+                    + config.failureMode().name().toLowerCase(java.util.Locale.ROOT) + "' applies until it does");
+        }
+        return limiter;
+    }
+
+    private static String describe(TollgateConfig config) {
+        StringBuilder sb = new StringBuilder();
+        for (Policy p : config.policies()) {
+            if (sb.length() > 0) {
+                sb.append("; ");
+            }
+            sb.append(p.name()).append(" [").append(p.mode().name().toLowerCase(java.util.Locale.ROOT))
+                    .append(", limits ").append(p.limits()).append(", key ").append(p.keyText())
+                    .append(", match ").append(p.match()).append(p.cost() > 1 ? ", cost " + p.cost() : "").append(']');
+        }
+        return sb.toString();
+    }
+
+    public TollgateConfig config() {
+        return config;
+    }
+
+    /** Decides for the policies whose {@code match} covers the request. */
+    public Decision check(RequestView request) {
+        if (!config.enabled()) {
+            return Decision.noPolicy();
+        }
+        List<Policy> applicable = new ArrayList<>(2);
+        String method = safe(request::method);
+        String path = safe(request::path);
+        for (Policy p : config.policies()) {
+            if (p.match().matches(method, path)) {
+                applicable.add(p);
+            }
+        }
+        return decide(request, applicable);
+    }
+
+    /**
+     * Decides for the named policies, whatever their {@code match} says (JAX-RS
+     * {@code @RateLimited}).
+     *
+     * @throws IllegalArgumentException when a name is not a configured policy (a deployment error,
+     *                                  found when the resource is registered, not per request)
+     */
+    public Decision check(RequestView request, Collection<Policy> policies) {
+        if (!config.enabled()) {
+            return Decision.noPolicy();
+        }
+        return decide(request, List.copyOf(policies));
+    }
+
+    /** The headers, status and body for a decision. */
+    public HttpAnswer answer(Decision decision) {
+        return HttpContract.answer(decision, config.headers());
+    }
+
+    private Decision decide(RequestView request, List<Policy> policies) {
+        if (policies.isEmpty()) {
+            return Decision.noPolicy();
+        }
+        try {
+            List<BucketRequest> calls = new ArrayList<>(policies.size());
+            List<String> clients = new ArrayList<>(policies.size());
+            for (Policy p : policies) {
+                String raw = resolve(p, request);
+                String client = BucketKeys.client(raw);
+                clients.add(client);
+                calls.add(new BucketRequest(BucketKeys.key(config.keyPrefix(), p.name(), client),
+                        p.limits(), p.cost(), p.mode() == Mode.ENFORCE));
+            }
+            Decision d = acquire(policies, clients, calls);
+            denials.record(d);
+            return d;
+        } catch (RuntimeException | StackOverflowError e) {
+            LOG.log(Level.SEVERE, Messages.INTERNAL_ERROR + ": unexpected error deciding a request; it goes through unlimited", e);
+            return Decision.noPolicy();
+        }
+    }
+
+    private static String resolve(Policy p, RequestView request) {
+        String key;
+        try {
+            key = p.key().resolve(request);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, Messages.INTERNAL_ERROR + ": the key resolver of policy '" + p.name()
+                    + "' failed; the peer address is used", e);
+            key = null;
+        }
+        if (key == null) {
+            String ip = safe(request::remoteAddress);
+            key = "ip=" + (ip == null ? "unknown" : ip);
+        }
+        return key;
+    }
+
+    private Decision acquire(List<Policy> policies, List<String> clients, List<BucketRequest> calls) {
+        long[] reply;
+        Decision.Source source;
+        try {
+            reply = store.acquire(calls);
+            source = fallback == null ? Decision.Source.LOCAL : Decision.Source.REDIS;
+            if (fallback != null && storeDown.compareAndSet(true, false)) {
+                REDIS_LOG.info(() -> Messages.REDIS_UP + ": Redis answers again; decisions are shared again");
+            }
+        } catch (RuntimeException e) {
+            if (fallback == null) {
+                throw e;
+            }
+            if (storeDown.compareAndSet(false, true)) {
+                REDIS_LOG.warning(() -> Messages.REDIS_DOWN + ": Redis does not answer (" + e + "); failure mode '"
+                        + config.failureMode().name().toLowerCase(java.util.Locale.ROOT) + "' applies until it does");
+            }
+            switch (config.failureMode()) {
+                case OPEN:
+                    return Decision.noPolicy();
+                case CLOSED:
+                    return new Decision(Decision.Verdict.UNAVAILABLE, List.of(), 1_000_000, Decision.Source.NONE);
+                default:
+                    reply = fallback.acquire(calls);
+                    source = Decision.Source.LOCAL;
+            }
+        }
+        return toDecision(policies, clients, reply, source);
+    }
+
+    static Decision toDecision(List<Policy> policies, List<String> clients, long[] reply, Decision.Source source) {
+        List<PolicyResult> results = new ArrayList<>(policies.size());
+        boolean denied = false;
+        long retry = 0;
+        int at = 0;
+        for (int i = 0; i < policies.size(); i++) {
+            Policy p = policies.get(i);
+            List<LimitState> states = new ArrayList<>(p.limits().size());
+            for (Limit l : p.limits()) {
+                states.add(new LimitState(l, reply[at], reply[at + 1], reply[at + 2], reply[at + 3]));
+                at += 4;
+            }
+            PolicyResult r = new PolicyResult(p, clients.get(i), states);
+            if (p.mode() == Mode.ENFORCE && r.denied()) {
+                denied = true;
+                retry = Math.max(retry, r.retryAfterMicros());
+            }
+            results.add(r);
+        }
+        return new Decision(denied ? Decision.Verdict.DENY : Decision.Verdict.ALLOW, results, retry, source);
+    }
+
+    private static String safe(java.util.function.Supplier<String> s) {
+        try {
+            return s.get();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public void close() {
+        store.close();
+        if (fallback != null) {
+            fallback.close();
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.tollgate;
+
+import java.util.List;
+
+/**
+ * What the core sees of an HTTP request. The servlet and JAX-RS adapters implement it over
+ * their own request types; everything else in Tollgate works on this view only.
+ *
+ * <p>Implementations are used by one thread for one request and need not be thread-safe. Every
+ * method must answer without throwing, whatever the client sent.
+ */
+public interface RequestView {
+
+    /** The HTTP method, upper case, e.g. {@code GET}. */
+    String method();
+
+    /**
+     * The path inside the application (without the context path), decoded and normalised by the
+     * container, starting with {@code /}.
+     */
+    String path();
+
+    /**
+     * The route the request matched, when the adapter knows it: the JAX-RS template such as
+     * {@code /users/{id}}, or the servlet mapping pattern such as {@code /api/*}. {@code null}
+     * when unknown.
+     */
+    String route();
+
+    /** The address of the peer that opened the connection (no proxy headers applied). */
+    String remoteAddress();
+
+    /** The first value of a request header, or {@code null}. */
+    String header(String name);
+
+    /** Every value of a request header, in order, each field line as sent; empty when absent. */
+    List<String> headers(String name);
+
+    /** The authenticated principal's name, or {@code null} when anonymous. */
+    String principal();
+
+    /** Whether the authenticated principal has the role; {@code false} when anonymous. */
+    boolean userInRole(String role);
+}

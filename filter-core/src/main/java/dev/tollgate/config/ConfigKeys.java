@@ -1,0 +1,80 @@
+package dev.tollgate.config;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Every configuration key, in one place. Keys are the public contract: they are added, never
+ * renamed. Each can also be set as an environment variable by the MicroProfile Config rule
+ * ({@link #environmentName}).
+ */
+public final class ConfigKeys {
+
+    private ConfigKeys() {
+    }
+
+    public static final String ENABLED = "tollgate.enabled";
+    public static final String REDIS_URI = "tollgate.redis.uri";
+    public static final String REDIS_TIMEOUT = "tollgate.redis.timeout";
+    public static final String REDIS_FAILURE_MODE = "tollgate.redis.failure-mode";
+    public static final String REDIS_POOL_SIZE = "tollgate.redis.pool-size";
+    public static final String REDIS_KEY_PREFIX = "tollgate.redis.key-prefix";
+    public static final String POLICIES = "tollgate.policies";
+    public static final String HEADERS = "tollgate.headers";
+    public static final String LOCAL_MAX_KEYS = "tollgate.local.max-keys";
+
+    /** The per-policy keys, with {@code <name>} standing for the policy's name. */
+    public static final String POLICY_LIMITS = "tollgate.policy.<name>.limits";
+    public static final String POLICY_KEY = "tollgate.policy.<name>.key";
+    public static final String POLICY_MATCH = "tollgate.policy.<name>.match";
+    public static final String POLICY_MODE = "tollgate.policy.<name>.mode";
+    public static final String POLICY_COST = "tollgate.policy.<name>.cost";
+
+    /** One documented key. */
+    public record Key(String name, String defaultValue, String meaning) {
+        public String environmentName() {
+            return ConfigKeys.environmentName(name);
+        }
+    }
+
+    /** Every key with its default and meaning; the README's table lists exactly these. */
+    public static final List<Key> ALL = List.of(
+            new Key(ENABLED, "true", "`false` turns Tollgate off: every request passes, no header is added"),
+            new Key(REDIS_URI, "(unset: in-memory store)",
+                    "standalone Redis, `redis://[user:password@]host[:port][/db]`, or `rediss://` for TLS"),
+            new Key(REDIS_TIMEOUT, "100ms", "time budget of one Redis call (connect, borrow, answer), e.g. `50ms`, `1s`"),
+            new Key(REDIS_FAILURE_MODE, "local",
+                    "when Redis fails: `local` (decide on this node's memory), `open` (let through), `closed` (answer 503)"),
+            new Key(REDIS_POOL_SIZE, "16", "most connections to Redis per filter"),
+            new Key(REDIS_KEY_PREFIX, "tollgate:", "prefix of every Redis key"),
+            new Key(POLICIES, "default", "names of the policies, comma-separated, in order of precedence"),
+            new Key(POLICY_LIMITS, "(required)", "one or more limits, e.g. `10/s burst 20; 1000/day`"),
+            new Key(POLICY_KEY, "ip",
+                    "what identifies a client: `ip`, `header:<Name>`, `principal`, `route`, joined by `+`;"
+                            + " alternatives separated by `,` (the first that is present wins, else `ip`)"),
+            new Key(POLICY_MATCH, "/**", "which requests: `[METHOD[|METHOD]] /pattern`, several separated by `,`"),
+            new Key(POLICY_MODE, "enforce", "`enforce` (answer 429) or `shadow` (log and let through)"),
+            new Key(POLICY_COST, "1", "tokens one request takes, at most the smallest burst of the policy"),
+            new Key(HEADERS, "draft",
+                    "response headers: `draft` (`RateLimit-Policy`, `RateLimit`), `legacy` (`X-RateLimit-*`), `both`, `none`"),
+            new Key(LOCAL_MAX_KEYS, "100000", "most buckets the in-memory store keeps (least recently used go first)"));
+
+    /** The key of a policy, e.g. {@code policy("login", POLICY_LIMITS)} is {@code tollgate.policy.login.limits}. */
+    public static String policy(String policyName, String template) {
+        return template.replace("<name>", policyName);
+    }
+
+    /**
+     * The environment variable for a key, by the MicroProfile Config rule: every character that
+     * is not a letter or digit becomes {@code _}, then upper case.
+     * {@code tollgate.policy.free-tier.limits} is {@code TOLLGATE_POLICY_FREE_TIER_LIMITS}.
+     */
+    public static String environmentName(String key) {
+        StringBuilder sb = new StringBuilder(key.length());
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            sb.append((c < 128 && Character.isLetterOrDigit(c)) ? c : '_');
+        }
+        return sb.toString().toUpperCase(Locale.ROOT);
+    }
+}

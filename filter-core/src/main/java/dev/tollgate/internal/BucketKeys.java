@@ -1,0 +1,89 @@
+package dev.tollgate.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Base64;
+
+/**
+ * Storage keys. A key is {@code <prefix>{<client>}:<policy>}: the client part is the Redis
+ * Cluster hash tag, so every policy of one client lands on one slot and can be checked in one
+ * atomic call.
+ *
+ * <p>The client part comes from the request, so it is made safe: characters outside
+ * {@code [A-Za-z0-9._:/@+=~-]} are percent-encoded (so braces can never break the hash tag, and
+ * no two inputs share an encoding), and anything longer than {@value #MAX_CLIENT} characters after
+ * that is replaced by {@code #} and 22 characters of its SHA-256. A key is therefore never longer
+ * than the prefix plus {@value #MAX_CLIENT} plus the policy name plus 3.
+ */
+public final class BucketKeys {
+
+    /** The longest client part kept readable. */
+    public static final int MAX_CLIENT = 120;
+
+    private static final boolean[] SAFE = new boolean[128];
+
+    static {
+        for (char c = 'a'; c <= 'z'; c++) {
+            SAFE[c] = true;
+        }
+        for (char c = 'A'; c <= 'Z'; c++) {
+            SAFE[c] = true;
+        }
+        for (char c = '0'; c <= '9'; c++) {
+            SAFE[c] = true;
+        }
+        for (char c : "._:/@+=~-".toCharArray()) {
+            SAFE[c] = true;
+        }
+    }
+
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    private BucketKeys() {
+    }
+
+    /** The client part of a key: readable when short and plain, else percent-encoded or hashed. */
+    public static String client(String raw) {
+        int n = raw.length();
+        boolean plain = n <= MAX_CLIENT;
+        for (int i = 0; plain && i < n; i++) {
+            char c = raw.charAt(i);
+            plain = c < 128 && SAFE[c];
+        }
+        if (plain) {
+            return raw;
+        }
+        if (n <= MAX_CLIENT) {
+            StringBuilder sb = new StringBuilder(n + 16);
+            for (byte b : raw.getBytes(StandardCharsets.UTF_8)) {
+                int c = b & 0xff;
+                if (c < 128 && SAFE[c]) {
+                    sb.append((char) c);
+                } else {
+                    sb.append('%').append(HEX[c >> 4]).append(HEX[c & 15]);
+                }
+                if (sb.length() > MAX_CLIENT) {
+                    return hashed(raw);
+                }
+            }
+            return sb.toString();
+        }
+        return hashed(raw);
+    }
+
+    /** The storage key of a client under a policy. */
+    public static String key(String prefix, String policy, String client) {
+        return prefix + "{" + client + "}:" + policy;
+    }
+
+    private static String hashed(String raw) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(raw.getBytes(StandardCharsets.UTF_8));
+            return "#" + Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, 16));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.tollgate.internal;
+
+import dev.tollgate.Limit;
+
+/**
+ * The bucket arithmetic, in exact integers. {@code bucket.lua} does the same steps in the same
+ * order; the contract tests run both against one another's expectations.
+ *
+ * <p>A bucket is stored as a theoretical arrival time (TAT, the generic cell rate algorithm):
+ * the moment at which it would be full again. For a limit that refills {@code n} tokens every
+ * {@code p} µs, time is counted in units of {@code 1/n} µs so that one token is exactly
+ * {@code p} units; the TAT is kept as whole microseconds {@code tat} plus a remainder
+ * {@code frac} in {@code [0, n)}. The "debt" {@code d = (TAT - now)} in those units, clamped to
+ * {@code [0, capacity * p]}, is what the bucket lacks to be full:
+ * {@code tokens = (capacity * p - d) / p}.
+ */
+final class Gcra {
+
+    private Gcra() {
+    }
+
+    /** The debt of a stored state at {@code now}, in units of 1/n µs. */
+    static long debt(long tat, long frac, long now, Limit limit) {
+        if (tat < now) {
+            return 0; // tat + frac/n < tat + 1 <= now: the bucket is full
+        }
+        long d = (tat - now) * limit.refillTokens() + frac;
+        return Math.min(d, limit.capacity() * limit.refillPeriodMicros());
+    }
+
+    /** Writes the four reply numbers of one limit at {@code out[at..at+3]}. */
+    static void answer(long[] out, int at, Limit limit, long debtAfter, long wanted) {
+        long p = limit.refillPeriodMicros();
+        long n = limit.refillTokens();
+        long cap = limit.capacity() * p;
+        long remaining = (cap - debtAfter) / p;
+        long next = 0;
+        if (debtAfter > 0) {
+            long target = cap - (remaining + 1) * p;
+            next = ceilDiv(debtAfter - target, n);
+        }
+        out[at] = remaining;
+        out[at + 1] = next;
+        out[at + 2] = ceilDiv(debtAfter, n);
+        out[at + 3] = wanted > cap ? ceilDiv(wanted - cap, n) : 0;
+    }
+
+    /** The stored TAT, whole microseconds, for a debt taken at {@code now}. */
+    static long tatMicros(long now, long debt, Limit limit) {
+        return now + debt / limit.refillTokens();
+    }
+
+    /** The stored remainder in 1/n µs, for a debt taken at {@code now}. */
+    static long tatFrac(long debt, Limit limit) {
+        return debt % limit.refillTokens();
+    }
+
+    static long ceilDiv(long a, long b) {
+        return -Math.floorDiv(-a, b);
+    }
+}

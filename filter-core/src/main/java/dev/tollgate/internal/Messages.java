@@ -1,0 +1,58 @@
+package dev.tollgate.internal;
+
+import dev.tollgate.config.ConfigValue;
+
+/**
+ * Every message an operator may read, each with a stable id to search logs for. The ids are part
+ * of the contract: kept, never reused for another meaning. The README lists them.
+ */
+public final class Messages {
+
+    private Messages() {
+    }
+
+    /** A configuration value is not acceptable. */
+    public static final String BAD_VALUE = "TOLLGATE-001";
+    /** A required configuration value is missing. */
+    public static final String MISSING_VALUE = "TOLLGATE-002";
+    /** The configuration in force, at start-up. */
+    public static final String STARTED = "TOLLGATE-010";
+    /** Redis did not answer at start-up; the failure mode applies until it does. */
+    public static final String REDIS_NOT_READY = "TOLLGATE-020";
+    /** Redis stopped answering; the failure mode applies (logged once per outage). */
+    public static final String REDIS_DOWN = "TOLLGATE-021";
+    /** Redis answers again (logged once per recovery). */
+    public static final String REDIS_UP = "TOLLGATE-022";
+    /** A shadow policy would have refused a client (the first refusal of that client in a window). */
+    public static final String SHADOW_DENIED = "TOLLGATE-030";
+    /** A policy refused a client (the first refusal of that client in a window). */
+    public static final String DENIED = "TOLLGATE-031";
+    /** An unexpected error inside Tollgate; the request went through unlimited. */
+    public static final String INTERNAL_ERROR = "TOLLGATE-090";
+
+    public static String badValue(ConfigValue v, String reason, String accepted) {
+        return BAD_VALUE + ": " + v.key() + " = '" + printable(v.value()) + "' (from " + v.source() + ") is not valid: "
+                + reason + (accepted == null ? "" : ". Accepted: " + accepted);
+    }
+
+    public static String missing(String key, String example) {
+        return MISSING_VALUE + ": " + key + " is not set (nor the environment variable "
+                + dev.tollgate.config.ConfigKeys.environmentName(key) + "). Expected e.g. " + example;
+    }
+
+    /** A value as it may appear in a log line: no control characters, at most 200 characters. */
+    public static String printable(String s) {
+        if (s == null) {
+            return "null";
+        }
+        StringBuilder sb = new StringBuilder(Math.min(s.length(), 200));
+        for (int i = 0; i < s.length() && sb.length() < 200; i++) {
+            char c = s.charAt(i);
+            sb.append(c < 0x20 || c == 0x7f ? '?' : c);
+        }
+        if (s.length() > 200) {
+            sb.append("...");
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,44 @@
+package dev.tollgate.internal;
+
+import java.util.List;
+
+/**
+ * The little of Redis that the store needs. The store never sees a Jedis type; {@link JedisPort}
+ * adapts a Jedis client, and tests may adapt anything else.
+ *
+ * <p>Implementations must be thread-safe.
+ */
+public interface RedisPort extends AutoCloseable {
+
+    /**
+     * Runs a loaded script.
+     *
+     * @throws NoScriptException when Redis does not know the script (restarted, failed over)
+     */
+    List<Long> evalsha(String sha1, List<String> keys, List<String> args);
+
+    /** Sends and runs a script. */
+    List<Long> eval(String script, List<String> keys, List<String> args);
+
+    /**
+     * Loads a script on the node that owns {@code routingKey} (the only node, outside a cluster).
+     *
+     * @return its SHA-1
+     */
+    String scriptLoad(String script, String routingKey);
+
+    /** A description safe to log: no password. */
+    String describe();
+
+    @Override
+    void close();
+
+    /** Redis answered NOSCRIPT. */
+    final class NoScriptException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public NoScriptException(Throwable cause) {
+            super("NOSCRIPT", cause, false, false);
+        }
+    }
+}

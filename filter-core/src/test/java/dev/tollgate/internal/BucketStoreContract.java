@@ -1,0 +1,297 @@
+package dev.tollgate.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.Limit;
+import dev.tollgate.spi.BucketRequest;
+import dev.tollgate.spi.BucketStore;
+import dev.tollgate.testing.ManualClock;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The meaning of a bucket, run against every store: the in-memory store and the Redis store
+ * must agree to the microsecond, so neither can drift from the other. Time is a
+ * {@link ManualClock}: no test sleeps.
+ */
+abstract class BucketStoreContract {
+
+    /** A store whose clock is {@code clock}. */
+    abstract BucketStore store(ManualClock clock);
+
+    final ManualClock clock = new ManualClock();
+    BucketStore store;
+    final String run = UUID.randomUUID().toString();
+
+    @BeforeEach
+    void open() {
+        store = store(clock);
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    String key(String name) {
+        return "tollgate-test:{" + run + "}:" + name;
+    }
+
+    long[] take(String key, String limits, long cost) {
+        return store.acquire(List.of(new BucketRequest(key, Limit.parse(limits), cost, true)));
+    }
+
+    long[] take(String key, String limits) {
+        return take(key, limits, 1);
+    }
+
+    static boolean admitted(long[] reply) {
+        for (int i = 3; i < reply.length; i += 4) {
+            if (reply[i] != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    int takeUntilRefused(String key, String limits, int max) {
+        for (int i = 0; i < max; i++) {
+            if (!admitted(take(key, limits))) {
+                return i;
+            }
+        }
+        return max;
+    }
+
+    @Test
+    void aFullBucketAdmitsItsBurstThenRefuses() {
+        String k = key("burst");
+        for (int i = 1; i <= 20; i++) {
+            long[] r = take(k, "10/s burst 20");
+            assertTrue(admitted(r), "request " + i);
+            assertEquals(20 - i, r[0], "remaining after request " + i);
+        }
+        long[] refused = take(k, "10/s burst 20");
+        assertFalse(admitted(refused));
+        assertArrayEquals(new long[] {0, 100_000, 2_000_000, 100_000}, refused);
+    }
+
+    @Test
+    void aTokenComesBackAfterExactlyOneInterval() {
+        String k = key("interval");
+        assertEquals(20, takeUntilRefused(k, "10/s burst 20", 100));
+        clock.advanceMicros(99_999);
+        long[] early = take(k, "10/s burst 20");
+        assertFalse(admitted(early));
+        assertEquals(1, early[3], "one microsecond short");
+        clock.advanceMicros(1);
+        assertTrue(admitted(take(k, "10/s burst 20")));
+        assertFalse(admitted(take(k, "10/s burst 20")));
+    }
+
+    @Test
+    void remainingNextAndResetAreReported() {
+        String k = key("report");
+        assertArrayEquals(new long[] {19, 100_000, 100_000, 0}, take(k, "10/s burst 20"));
+        for (int i = 0; i < 4; i++) {
+            take(k, "10/s burst 20");
+        }
+        clock.advanceMicros(30_000);
+        // debt 470,000 µs: 15.3 tokens left; the 16th whole token in 70,000 µs, full in 470,000 µs
+        long[] r = take(k, "10/s burst 20");
+        assertArrayEquals(new long[] {14, 70_000, 570_000, 0}, r);
+    }
+
+    @Test
+    void thirdsOfASecondAreExact() {
+        String k = key("thirds");
+        assertEquals(3, takeUntilRefused(k, "3/s", 10));
+        clock.advanceMicros(333_333);
+        assertFalse(admitted(take(k, "3/s")), "the first token arrives at 333,333.33 µs");
+        clock.advanceMicros(1);
+        assertTrue(admitted(take(k, "3/s")));
+        clock.advanceMicros(333_332); // 666,666 µs
+        assertFalse(admitted(take(k, "3/s")), "the second token arrives at 666,666.67 µs");
+        clock.advanceMicros(1);
+        assertTrue(admitted(take(k, "3/s")));
+        clock.advanceMicros(333_332); // 999,999 µs
+        assertFalse(admitted(take(k, "3/s")));
+        clock.advanceMicros(1);
+        assertTrue(admitted(take(k, "3/s")), "the third token arrives at exactly one second");
+    }
+
+    @Test
+    void slowRatesAreExact() {
+        String k = key("slow");
+        assertTrue(admitted(take(k, "0.2/s")));
+        clock.advanceMicros(4_999_999);
+        assertFalse(admitted(take(k, "0.2/s")));
+        clock.advanceMicros(1);
+        assertTrue(admitted(take(k, "0.2/s")));
+
+        String d = key("day");
+        long[] first = take(d, "1/day");
+        assertArrayEquals(new long[] {0, 86_400_000_000L, 86_400_000_000L, 0}, first);
+        clock.advanceMicros(86_399_999_999L);
+        long[] early = take(d, "1/day");
+        assertFalse(admitted(early));
+        assertEquals(1, early[3]);
+        clock.advanceMicros(1);
+        assertTrue(admitted(take(d, "1/day")));
+    }
+
+    @Test
+    void fastRatesNeitherOverflowNorRoundToZero() {
+        String k = key("fast");
+        long[] r = take(k, "20000/s", 20_000);
+        assertTrue(admitted(r));
+        assertArrayEquals(new long[] {0, 50, 1_000_000, 0}, r);
+        clock.advanceMicros(49);
+        assertFalse(admitted(take(k, "20000/s")));
+        clock.advanceMicros(1);
+        assertTrue(admitted(take(k, "20000/s")));
+        clock.advanceMicros(1_000_000);
+        long[] full = take(k, "20000/s", 20_000);
+        assertTrue(admitted(full), "a whole second refills all 20,000 tokens");
+
+        String t = key("thirty-thousand");
+        assertTrue(admitted(take(t, "30000/s burst 30000", 30_000)));
+        clock.advanceMicros(1_000_000);
+        long[] again = take(t, "30000/s burst 30000", 30_000);
+        assertTrue(admitted(again), "30,000/s is 33.33 µs per token, and exactly 30,000 in a second");
+        clock.advanceMicros(999_999);
+        assertFalse(admitted(take(t, "30000/s burst 30000", 30_000)));
+    }
+
+    @Test
+    void sustainedLoadGetsExactlyBurstPlusRateTimesElapsed() {
+        String k = key("sustained");
+        int admittedCount = 0;
+        for (int ms = 0; ms <= 10_000; ms += 10) {
+            if (admitted(take(k, "3/s burst 2"))) {
+                admittedCount++;
+            }
+            clock.advanceMicros(10_000);
+        }
+        assertEquals(2 + 30, admittedCount);
+    }
+
+    @Test
+    void aRequestMayCostSeveralTokens() {
+        String k = key("cost");
+        for (int i = 0; i < 4; i++) {
+            assertTrue(admitted(take(k, "10/s burst 20", 5)));
+        }
+        long[] refused = take(k, "10/s burst 20", 5);
+        assertFalse(admitted(refused));
+        assertEquals(500_000, refused[3], "five tokens take half a second");
+        clock.advanceMicros(500_000);
+        assertTrue(admitted(take(k, "10/s burst 20", 5)));
+    }
+
+    @Test
+    void aRefusalByOneLimitTakesNothingFromTheOthers() {
+        String k = key("two-limits");
+        String limits = "5/s burst 5; 8/min burst 8";
+        assertEquals(5, takeUntilRefused(k, limits, 20));
+        clock.advanceMicros(1_000_000);
+        // the first limit is full again (5), the minute limit has 3 left
+        assertEquals(3, takeUntilRefused(k, limits, 20));
+        long[] r = take(k, limits);
+        assertFalse(admitted(r));
+        assertEquals(2, r[0], "the per-second limit kept the tokens of the refused requests");
+        assertEquals(0, r[3], "the per-second limit alone would admit");
+        assertTrue(r[7] > 0, "the minute limit refuses");
+    }
+
+    @Test
+    void aRefusedBucketLeavesTheOtherBucketsOfTheRequestUntouched() {
+        String a = key("policy-a");
+        String b = key("policy-b");
+        List<BucketRequest> both = List.of(
+                new BucketRequest(a, Limit.parse("1/min"), 1, true),
+                new BucketRequest(b, Limit.parse("10/s"), 1, true));
+        assertTrue(admitted(store.acquire(both)));
+        long[] second = store.acquire(both);
+        assertFalse(admitted(second));
+        assertEquals(9, second[4], "policy b was not charged for the refused request");
+        long[] onlyB = store.acquire(List.of(new BucketRequest(b, Limit.parse("10/s"), 1, true)));
+        assertEquals(8, onlyB[0]);
+    }
+
+    @Test
+    void shadowBucketsObserveWithoutBlocking() {
+        String enforced = key("enforced");
+        String shadow = key("shadow");
+        List<BucketRequest> call = List.of(
+                new BucketRequest(enforced, Limit.parse("2/min"), 1, true),
+                new BucketRequest(shadow, Limit.parse("1/min"), 1, false));
+        long[] first = store.acquire(call);
+        assertEquals(1, first[0]);
+        assertEquals(0, first[4]);
+        long[] second = store.acquire(call);
+        assertEquals(0, second[3], "the enforced bucket admits");
+        assertEquals(0, second[0], "and takes its token although the shadow bucket refuses");
+        assertTrue(second[7] > 0, "the shadow bucket refuses");
+        long[] third = store.acquire(call);
+        assertTrue(third[3] > 0, "the enforced bucket refuses");
+        clock.advanceMicros(60_000_000);
+        long[] shadowAlone = store.acquire(List.of(new BucketRequest(shadow, Limit.parse("1/min"), 1, false)));
+        assertEquals(0, shadowAlone[3], "a shadow bucket takes nothing when an enforcing one refuses");
+    }
+
+    @Test
+    void bucketsOfOtherClientsAreIndependent() {
+        assertEquals(2, takeUntilRefused(key("client-1"), "2/min", 5));
+        assertEquals(2, takeUntilRefused(key("client-2"), "2/min", 5));
+    }
+
+    @Test
+    void anIdleBucketIsFullAgainAfterItsResetTime() {
+        String k = key("idle");
+        assertEquals(20, takeUntilRefused(k, "10/s burst 20", 100));
+        clock.advanceMicros(2_000_000);
+        assertEquals(20, takeUntilRefused(k, "10/s burst 20", 100));
+        clock.advanceMicros(60_000_000);
+        assertEquals(20, takeUntilRefused(k, "10/s burst 20", 100), "idle time beyond full adds nothing");
+    }
+
+    @Test
+    void aChangedSetOfLimitsStartsFull() {
+        String k = key("changed");
+        assertEquals(1, takeUntilRefused(k, "1/min", 5));
+        assertTrue(admitted(take(k, "1/min; 100/day")));
+    }
+
+    @Test
+    void aSmallerBurstCapsTheDebtOfAnExistingBucket() {
+        String k = key("shrunk");
+        assertEquals(20, takeUntilRefused(k, "1/s burst 20", 100));
+        long[] r = take(k, "1/s burst 5");
+        assertFalse(admitted(r));
+        assertEquals(1_000_000, r[3], "the debt is capped at the new burst: one token away");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"10/s burst 20", "3/s", "7/min burst 2", "30000/s burst 100", "0.5/s burst 3", "1/day", "2.5/h"})
+    void retryAfterIsNeitherEarlyNorLate(String limits) {
+        String k = key("retry-" + limits);
+        takeUntilRefused(k, limits, 40_000);
+        long[] refused = take(k, limits);
+        assertFalse(admitted(refused));
+        long retry = refused[3];
+        assertTrue(retry > 0);
+        clock.advanceMicros(retry - 1);
+        assertFalse(admitted(take(k, limits)), "one microsecond before Retry-After it still refuses");
+        clock.advanceMicros(1);
+        assertTrue(admitted(take(k, limits)), "at Retry-After it admits");
+    }
+}

@@ -1,0 +1,86 @@
+package dev.tollgate.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.Limit;
+import dev.tollgate.config.RedisSettings;
+import dev.tollgate.spi.BucketRequest;
+import dev.tollgate.spi.BucketStore;
+import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.RedisEndpoint;
+import dev.tollgate.testing.TestRedis;
+import dev.tollgate.testing.WithRedis;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The bucket contract against a real Redis, plus what only Redis does: TIME, NOSCRIPT, expiry. */
+@WithRedis
+class RedisStoreIT extends BucketStoreContract {
+
+    static RedisSettings settings(RedisEndpoint redis) {
+        return new RedisSettings(redis.host(), redis.port(), false, null, null, 0, Duration.ofSeconds(2), 8);
+    }
+
+    @Override
+    BucketStore store(ManualClock clock) {
+        RedisStore s = new RedisStore(JedisPort.standalone(settings(TestRedis.shared())), clock::nowMicros);
+        s.load("any");
+        return s;
+    }
+
+    @Test
+    void withoutAnOverrideTheClockIsRedisTime(RedisEndpoint redis) {
+        try (RedisStore real = new RedisStore(JedisPort.standalone(settings(redis)))) {
+            String k = key("redis-time");
+            long before = redisMicros(redis);
+            long[] r = real.acquire(List.of(new BucketRequest(k, Limit.parse("1/min"), 1, true)));
+            long after = redisMicros(redis);
+            assertEquals(0, r[0]);
+            long tat = Long.parseLong(redis.command("GET", k));
+            assertTrue(tat >= before + 60_000_000L && tat <= after + 60_000_000L,
+                    "the stored arrival time is Redis TIME plus one minute: " + tat + " not in [" + before + ", " + after + "] + 60 s");
+        }
+    }
+
+    @Test
+    void aKeyExpiresWhenItsBucketIsFullAgain(RedisEndpoint redis) {
+        String k = key("expiry");
+        take(k, "10/s burst 20", 5); // full again in 500 ms
+        long pttl = Long.parseLong(redis.command("PTTL", k));
+        assertTrue(pttl > 400 && pttl <= 500, "PTTL " + pttl);
+        take(k, "10/s burst 20; 100/day", 1);
+        take(k, "10/s burst 20; 100/day", 1);
+        pttl = Long.parseLong(redis.command("PTTL", k));
+        assertTrue(pttl > 1_700_000 && pttl <= 1_728_000, "the slower limit keeps it longer: PTTL " + pttl);
+    }
+
+    @Test
+    void aScriptLostByRedisIsSentAgainWithoutAnError(RedisEndpoint redis) {
+        String k = key("noscript");
+        assertTrue(admitted(take(k, "2/min")));
+        assertEquals("OK", redis.command("SCRIPT", "FLUSH"));
+        assertEquals("0", redis.command("SCRIPT", "EXISTS", RedisStore.SHA1));
+        long[] r = take(k, "2/min");
+        assertTrue(admitted(r));
+        assertEquals(0, r[0], "the state survived; only the script was lost");
+        assertEquals("1", redis.command("SCRIPT", "EXISTS", RedisStore.SHA1), "and it is loaded again");
+    }
+
+    @Test
+    void stateIsOneCompactStringPerBucket(RedisEndpoint redis) {
+        String k = key("compact");
+        take(k, "10/s burst 20");
+        assertEquals("string", redis.command("TYPE", k));
+        assertEquals("int", redis.command("OBJECT", "ENCODING", k), "a one-limit bucket is a single integer");
+        String thirds = key("compact-thirds");
+        take(thirds, "3/s; 100/day");
+        assertTrue(redis.command("GET", thirds).matches("\\d+:1,\\d+"), redis.command("GET", thirds));
+    }
+
+    private static long redisMicros(RedisEndpoint redis) {
+        String[] t = redis.command("TIME").split("\n");
+        return Long.parseLong(t[0]) * 1_000_000L + Long.parseLong(t[1]);
+    }
+}
