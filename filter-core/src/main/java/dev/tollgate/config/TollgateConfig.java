@@ -261,6 +261,9 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             host = host.substring(1, host.length() - 1);
         }
         int port = uri.getPort() == -1 ? 6379 : uri.getPort();
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("the port must be from 1 to 65535");
+        }
         String user = null;
         String password = null;
         String info = uri.getUserInfo();

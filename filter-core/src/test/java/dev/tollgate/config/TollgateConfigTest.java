@@ -1,0 +1,187 @@
+package dev.tollgate.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.Mode;
+import dev.tollgate.Policy;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class TollgateConfigTest {
+
+    static TollgateConfig load(Map<String, String> values) {
+        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test map", values)), TollgateConfigTest.class.getClassLoader());
+    }
+
+    static ConfigException problem(Map<String, String> values) {
+        return assertThrows(ConfigException.class, () -> load(values));
+    }
+
+    @Test
+    void theSmallestConfigurationIsOneLimit() {
+        TollgateConfig c = load(Map.of("tollgate.policy.default.limits", "10/s burst 20"));
+        assertTrue(c.enabled());
+        assertNull(c.redis(), "no URI: the in-memory store");
+        assertEquals(FailureMode.LOCAL, c.failureMode());
+        assertEquals(HeaderStyle.DRAFT, c.headers());
+        Policy p = c.policies().get(0);
+        assertEquals("default", p.name());
+        assertEquals(20, p.limits().get(0).capacity());
+        assertEquals("ip", p.keyText());
+        assertEquals(Mode.ENFORCE, p.mode());
+        assertEquals(1, p.cost());
+        assertTrue(p.match().matches("GET", "/anything"));
+    }
+
+    @Test
+    void everyKeyIsRead() {
+        Map<String, String> m = new HashMap<>();
+        m.put("tollgate.enabled", "false");
+        m.put("tollgate.redis.uri", "rediss://app:s3cret@redis.example:6380/2");
+        m.put("tollgate.redis.timeout", "50ms");
+        m.put("tollgate.redis.failure-mode", "closed");
+        m.put("tollgate.redis.pool-size", "32");
+        m.put("tollgate.redis.key-prefix", "rl:");
+        m.put("tollgate.headers", "both");
+        m.put("tollgate.local.max-keys", "5000");
+        m.put("tollgate.policies", "api, login");
+        m.put("tollgate.policy.api.limits", "100/min; 5000/day");
+        m.put("tollgate.policy.api.key", "header:X-Api-Key, ip");
+        m.put("tollgate.policy.api.match", "/api/**");
+        m.put("tollgate.policy.login.limits", "5/min");
+        m.put("tollgate.policy.login.match", "POST /login");
+        m.put("tollgate.policy.login.mode", "shadow");
+        m.put("tollgate.policy.login.cost", "2");
+        TollgateConfig c = load(m);
+        assertFalse(c.enabled());
+        RedisSettings r = c.redis();
+        assertEquals("redis.example", r.host());
+        assertEquals(6380, r.port());
+        assertTrue(r.tls());
+        assertEquals("app", r.user());
+        assertEquals("s3cret", r.password());
+        assertEquals(2, r.database());
+        assertEquals(Duration.ofMillis(50), r.timeout());
+        assertEquals(32, r.poolSize());
+        assertEquals("rediss://app:****@redis.example:6380/2", r.describe());
+        assertFalse(r.toString().contains("s3cret"));
+        assertEquals(FailureMode.CLOSED, c.failureMode());
+        assertEquals("rl:", c.keyPrefix());
+        assertEquals(HeaderStyle.BOTH, c.headers());
+        assertEquals(5000, c.localMaxKeys());
+        assertEquals(2, c.policies().size());
+        assertEquals(2, c.policy("api").orElseThrow().limits().size());
+        Policy login = c.policy("login").orElseThrow();
+        assertEquals(Mode.SHADOW, login.mode());
+        assertEquals(2, login.cost());
+        assertTrue(login.match().matches("POST", "/login"));
+        assertFalse(login.match().matches("GET", "/login"));
+    }
+
+    @Test
+    void environmentVariablesFollowTheMicroProfileRule() {
+        ConfigSource env = ConfigSources.system(Map.of(
+                "TOLLGATE_POLICY_FREE_TIER_LIMITS", "5/s",
+                "tollgate_redis_timeout", "2s",
+                "TOLLGATE_POLICIES", "free-tier"));
+        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(env), null);
+        assertEquals("free-tier", c.policies().get(0).name());
+        assertEquals(5, c.policies().get(0).limits().get(0).capacity());
+        assertEquals("environment variable TOLLGATE_POLICY_FREE_TIER_LIMITS", env.describe("tollgate.policy.free-tier.limits"));
+        assertEquals("environment variable tollgate_redis_timeout", env.describe("tollgate.redis.timeout"));
+        assertEquals("TOLLGATE_POLICY_FREE_TIER_LIMITS", ConfigKeys.environmentName("tollgate.policy.free-tier.limits"));
+    }
+
+    @Test
+    void theFirstSourceThatSetsAKeyWins() {
+        ConfigLookup lookup = ConfigLookup.of(
+                ConfigSources.of("environment", Map.of("tollgate.policy.default.limits", "1/s")),
+                ConfigSources.of("init-param", Map.of("tollgate.policy.default.limits", "9/s", "tollgate.headers", "none")),
+                ConfigSources.of("context-param", Map.of("tollgate.headers", "legacy", "tollgate.redis.key-prefix", "ctx:")));
+        TollgateConfig c = TollgateConfig.load(lookup, null);
+        assertEquals(1, c.policies().get(0).limits().get(0).capacity());
+        assertEquals(HeaderStyle.NONE, c.headers());
+        assertEquals("ctx:", c.keyPrefix());
+    }
+
+    @Test
+    void aBlankValueCountsAsUnset() {
+        ConfigLookup lookup = ConfigLookup.of(
+                ConfigSources.of("a", Map.of("tollgate.policy.default.limits", "  ")),
+                ConfigSources.of("b", Map.of("tollgate.policy.default.limits", "3/s")));
+        assertEquals(3, TollgateConfig.load(lookup, null).policies().get(0).limits().get(0).capacity());
+    }
+
+    @ParameterizedTest(name = "{0} = ''{1}''")
+    @CsvSource(delimiter = '|', value = {
+        "tollgate.policy.default.limits | ten per second | '<amount>/<unit> [burst <capacity>]'",
+        "tollgate.policy.default.limits | 10/s burst -3  | '<amount>/<unit> [burst <capacity>]'",
+        "tollgate.policy.default.key    | fingerprint    | unknown key resolver 'fingerprint'",
+        "tollgate.policy.default.key    | header:        | needs a header name",
+        "tollgate.policy.default.match  | api/**         | must start with '/'",
+        "tollgate.policy.default.mode   | observe        | 'enforce' or 'shadow'",
+        "tollgate.policy.default.cost   | 0              | outside 1..",
+        "tollgate.policy.default.cost   | 21             | could never pass",
+        "tollgate.redis.uri             | http://x:1     | scheme must be redis or rediss",
+        "tollgate.redis.uri             | redis://       | not a URI",
+        "tollgate.redis.uri             | redis://h:0    | port must be from 1 to 65535",
+        "tollgate.redis.uri             | redis://h/x    | database number",
+        "tollgate.redis.timeout         | fast           | not a duration",
+        "tollgate.redis.timeout         | 0ms            | outside 1ms..60s",
+        "tollgate.redis.timeout         | 2h             | outside 1ms..60s",
+        "tollgate.redis.failure-mode    | maybe          | 'local', 'open' or 'closed'",
+        "tollgate.redis.pool-size       | 100000         | outside 1..1024",
+        "tollgate.redis.key-prefix      | a b{c}         | accepted set",
+        "tollgate.headers               | all            | 'draft', 'legacy', 'both' or 'none'",
+        "tollgate.local.max-keys        | 10             | outside 1000..",
+        "tollgate.enabled               | sometimes      | 'true' or 'false'",
+        "tollgate.policies              | a,a            | declared twice",
+        "tollgate.policies              | a b            | not a policy name",
+    })
+    void aBadValueStopsStartUpNamingTheKeyTheValueAndWhatIsAccepted(String key, String value, String expected) {
+        Map<String, String> m = new HashMap<>();
+        m.put("tollgate.policy.default.limits", "10/s burst 20");
+        m.put("tollgate.policy.a.limits", "1/s");
+        m.put(key, value);
+        String message = problem(m).getMessage();
+        assertTrue(message.contains("TOLLGATE-001"), message);
+        assertTrue(message.contains(key), message);
+        assertTrue(message.contains("(from test map)"), message);
+        assertTrue(message.contains(expected), message);
+        if (!key.equals("tollgate.redis.uri")) {
+            assertTrue(message.contains("'" + value.trim() + "'"), message);
+        }
+    }
+
+    @Test
+    void aMissingLimitNamesTheKeyAndItsEnvironmentVariable() {
+        String message = problem(Map.of("tollgate.policies", "login")).getMessage();
+        assertTrue(message.contains("TOLLGATE-002: tollgate.policy.login.limits is not set"), message);
+        assertTrue(message.contains("TOLLGATE_POLICY_LOGIN_LIMITS"), message);
+    }
+
+    @Test
+    void everyProblemIsReportedAtOnce() {
+        ConfigException e = problem(Map.of(
+                "tollgate.policy.default.limits", "x",
+                "tollgate.redis.timeout", "y",
+                "tollgate.headers", "z"));
+        assertEquals(3, e.problems().size(), e.getMessage());
+    }
+
+    @Test
+    void aPasswordNeverAppearsInAMessage() {
+        String message = problem(Map.of("tollgate.policy.default.limits", "1/s",
+                "tollgate.redis.uri", "redis://app:hunter2@host:99999999")).getMessage();
+        assertFalse(message.contains("hunter2"), message);
+        assertTrue(message.contains("redis://app:****@host"), message);
+    }
+}

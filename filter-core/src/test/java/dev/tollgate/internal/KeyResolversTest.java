@@ -1,0 +1,63 @@
+package dev.tollgate.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.spi.KeyResolver;
+import dev.tollgate.spi.KeyResolverProvider;
+import dev.tollgate.testing.TestRequest;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class KeyResolversTest {
+
+    static final Map<String, KeyResolverProvider> PROVIDERS = KeyResolvers.providers(KeyResolversTest.class.getClassLoader());
+
+    static KeyResolver key(String text) {
+        return KeyResolvers.parse(text, PROVIDERS);
+    }
+
+    @Test
+    void eachBuiltInLabelsItsValue() {
+        TestRequest r = TestRequest.get("/users/7").route("/users/{id}").from("203.0.113.7")
+                .header("X-Api-Key", " k-123 ").user("alice");
+        assertEquals("ip=203.0.113.7", key("ip").resolve(r));
+        assertEquals("header.x-api-key=k-123", key("header:X-Api-Key").resolve(r));
+        assertEquals("principal=alice", key("principal").resolve(r));
+        assertEquals("route=/users/{id}", key("route").resolve(r));
+        assertEquals("principal=alice+route=/users/{id}", key("principal+route").resolve(r));
+    }
+
+    @Test
+    void theFirstCompleteAlternativeWins() {
+        KeyResolver k = key("principal+route, header:X-Api-Key, ip");
+        assertEquals("ip=192.0.2.1", k.resolve(TestRequest.get("/")));
+        assertEquals("header.x-api-key=abc", k.resolve(TestRequest.get("/").header("x-api-key", "abc")));
+        assertEquals("principal=bob+route=/r", k.resolve(TestRequest.get("/").route("/r").user("bob").header("x-api-key", "abc")));
+    }
+
+    @Test
+    void anAbsentOrEmptyValueIsNoKey() {
+        assertNull(key("principal").resolve(TestRequest.get("/")));
+        assertNull(key("header:X-Api-Key").resolve(TestRequest.get("/").header("X-Api-Key", "   ")));
+        assertNull(key("principal+ip").resolve(TestRequest.get("/")));
+    }
+
+    @Test
+    void bracketsAroundAnIpv6PeerAreDropped() {
+        assertEquals("ip=2001:db8::1", key("ip").resolve(TestRequest.get("/").from("[2001:DB8::1]")));
+    }
+
+    @Test
+    void badKeysAreRefusedWithWhatIsAccepted() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> key("cookie:session"));
+        assertTrue(e.getMessage().contains("unknown key resolver 'cookie'"), e.getMessage());
+        assertTrue(e.getMessage().contains("known: ip, principal, route, header"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> key("ip:1"));
+        assertThrows(IllegalArgumentException.class, () -> key("header:Bad Name"));
+        assertThrows(IllegalArgumentException.class, () -> key("ip,,principal"));
+        assertThrows(IllegalArgumentException.class, () -> key(""));
+    }
+}
