@@ -12,8 +12,18 @@ public interface RequestMatcher {
 
     boolean matches(String method, String path);
 
-    /** A matcher that covers every request. */
-    RequestMatcher ALL = (method, path) -> true;
+    /** A matcher that covers every request: {@code /**}. */
+    RequestMatcher ALL = new RequestMatcher() {
+        @Override
+        public boolean matches(String method, String path) {
+            return true;
+        }
+
+        @Override
+        public String toString() {
+            return "/**";
+        }
+    };
 
     /**
      * Parses the {@code match} syntax: one or more comma-separated entries, each an optional

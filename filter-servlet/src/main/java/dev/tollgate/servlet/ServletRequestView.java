@@ -1,0 +1,71 @@
+package dev.tollgate.servlet;
+
+import dev.tollgate.RequestView;
+import jakarta.servlet.http.HttpServletMapping;
+import jakarta.servlet.http.HttpServletRequest;
+import java.security.Principal;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
+
+/** A servlet request as the core sees it. Every method answers without throwing. */
+final class ServletRequestView implements RequestView {
+
+    private final HttpServletRequest request;
+
+    ServletRequestView(HttpServletRequest request) {
+        this.request = request;
+    }
+
+    @Override
+    public String method() {
+        return request.getMethod();
+    }
+
+    /** The container's decoded, normalised path inside the application. */
+    @Override
+    public String path() {
+        String servletPath = request.getServletPath();
+        String pathInfo = request.getPathInfo();
+        String path = (servletPath == null ? "" : servletPath) + (pathInfo == null ? "" : pathInfo);
+        return path.isEmpty() ? "/" : path;
+    }
+
+    /** The servlet mapping that matched, e.g. {@code /api/*}. */
+    @Override
+    public String route() {
+        try {
+            HttpServletMapping mapping = request.getHttpServletMapping();
+            return mapping == null ? null : mapping.getPattern();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public String remoteAddress() {
+        return request.getRemoteAddr();
+    }
+
+    @Override
+    public String header(String name) {
+        return request.getHeader(name);
+    }
+
+    @Override
+    public List<String> headers(String name) {
+        Enumeration<String> values = request.getHeaders(name);
+        return values == null ? List.of() : Collections.list(values);
+    }
+
+    @Override
+    public String principal() {
+        Principal p = request.getUserPrincipal();
+        return p == null ? null : p.getName();
+    }
+
+    @Override
+    public boolean userInRole(String role) {
+        return request.isUserInRole(role);
+    }
+}

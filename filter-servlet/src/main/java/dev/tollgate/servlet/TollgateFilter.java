@@ -1,0 +1,138 @@
+package dev.tollgate.servlet;
+
+import dev.tollgate.HttpAnswer;
+import dev.tollgate.RateLimiter;
+import dev.tollgate.config.ConfigException;
+import dev.tollgate.config.ConfigLookup;
+import dev.tollgate.config.ConfigSources;
+import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.Messages;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.FilterConfig;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Rate limits the requests it is mapped to. Declare it in {@code web.xml}:
+ *
+ * <pre>{@code
+ * <filter>
+ *   <filter-name>tollgate</filter-name>
+ *   <filter-class>dev.tollgate.servlet.TollgateFilter</filter-class>
+ *   <async-supported>true</async-supported>
+ *   <init-param>
+ *     <param-name>tollgate.policy.default.limits</param-name>
+ *     <param-value>10/s burst 20</param-value>
+ *   </init-param>
+ * </filter>
+ * <filter-mapping>
+ *   <filter-name>tollgate</filter-name>
+ *   <url-pattern>/api/*</url-pattern>
+ * </filter-mapping>
+ * }</pre>
+ *
+ * <p>Configuration comes from, highest first: MicroProfile Config when the server has it (else
+ * system properties and environment variables by the same naming rule), the filter's
+ * init-params, the application's context-params, then defaults. A bad value makes {@link #init}
+ * fail, so the application does not start.
+ *
+ * <p>An allowed request gets the {@code RateLimit-Policy} and {@code RateLimit} headers and goes
+ * on. A refused one gets 429 with {@code Retry-After} and an {@code application/problem+json}
+ * body, and never reaches the application. Nothing a client sends makes this filter throw.
+ *
+ * <p>Thread-safe, as the container requires.
+ */
+public class TollgateFilter implements Filter {
+
+    private static final Logger LOG = Logger.getLogger("dev.tollgate");
+
+    private volatile RateLimiter limiter;
+    private final boolean owned;
+
+    /** The filter the container creates from {@code web.xml}; it configures itself in {@link #init}. */
+    public TollgateFilter() {
+        this.owned = true;
+    }
+
+    /**
+     * A filter over a limiter built by the application, for programmatic registration
+     * ({@code ServletContext.addFilter}). The caller closes the limiter.
+     */
+    public TollgateFilter(RateLimiter limiter) {
+        this.limiter = limiter;
+        this.owned = false;
+    }
+
+    @Override
+    public void init(FilterConfig filterConfig) throws ServletException {
+        if (limiter != null) {
+            return;
+        }
+        ServletContext context = filterConfig.getServletContext();
+        ClassLoader loader = context.getClassLoader();
+        ConfigLookup lookup = ConfigLookup.of(
+                ConfigSources.server(loader),
+                ConfigSources.of("init-param of filter '" + filterConfig.getFilterName() + "'", filterConfig::getInitParameter),
+                ConfigSources.of("context-param of the web application", context::getInitParameter));
+        try {
+            limiter = RateLimiter.create(TollgateConfig.load(lookup, loader));
+        } catch (ConfigException e) {
+            LOG.severe(e.getMessage());
+            throw new ServletException(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        if (!(request instanceof HttpServletRequest) || !(response instanceof HttpServletResponse)) {
+            chain.doFilter(request, response);
+            return;
+        }
+        HttpServletResponse http = (HttpServletResponse) response;
+        HttpAnswer answer = HttpAnswer.PASS;
+        try {
+            RateLimiter rl = limiter;
+            answer = rl.answer(rl.check(new ServletRequestView((HttpServletRequest) request)));
+            for (HttpAnswer.Header h : answer.headers()) {
+                http.addHeader(h.name(), h.value());
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, Messages.INTERNAL_ERROR + ": unexpected error in TollgateFilter; the request goes through", e);
+            answer = HttpAnswer.PASS;
+        }
+        if (answer.passes()) {
+            chain.doFilter(request, response);
+            return;
+        }
+        byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
+        http.setStatus(answer.status());
+        http.setContentType(answer.contentType());
+        http.setCharacterEncoding("UTF-8");
+        http.setContentLength(body.length);
+        http.getOutputStream().write(body);
+    }
+
+    @Override
+    public void destroy() {
+        RateLimiter rl = limiter;
+        if (owned && rl != null) {
+            rl.close();
+            limiter = null;
+        }
+    }
+
+    /** The limiter in use, e.g. for a health check; {@code null} before {@link #init}. */
+    public RateLimiter limiter() {
+        return limiter;
+    }
+}
