@@ -51,6 +51,15 @@ public record Policy(String name, List<Limit> limits, KeyResolver key, String ke
     }
 
     /**
+     * Whether {@code match} was configured; {@code false} when it is the default
+     * {@link RequestMatcher#ALL}. The JAX-RS adapter applies a policy named by
+     * {@code @RateLimited} by path only when it has a match of its own.
+     */
+    public boolean hasOwnMatch() {
+        return match != RequestMatcher.ALL;
+    }
+
+    /**
      * The name each limit carries in the {@code RateLimit} and {@code RateLimit-Policy} headers:
      * the policy's name when it has one limit, else the name with {@code -1}, {@code -2}, ...
      */

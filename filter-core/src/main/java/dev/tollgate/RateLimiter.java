@@ -96,6 +96,11 @@ public final class RateLimiter implements AutoCloseable {
         if (!config.enabled()) {
             return Decision.noPolicy();
         }
+        return decide(request, matching(request));
+    }
+
+    /** The configured policies whose {@code match} covers the request, in configured order. */
+    public List<Policy> matching(RequestView request) {
         List<Policy> applicable = new ArrayList<>(2);
         String method = safe(request::method);
         String path = safe(request::path);
@@ -104,16 +109,10 @@ public final class RateLimiter implements AutoCloseable {
                 applicable.add(p);
             }
         }
-        return decide(request, applicable);
+        return applicable;
     }
 
-    /**
-     * Decides for the named policies, whatever their {@code match} says (JAX-RS
-     * {@code @RateLimited}).
-     *
-     * @throws IllegalArgumentException when a name is not a configured policy (a deployment error,
-     *                                  found when the resource is registered, not per request)
-     */
+    /** Decides for the given policies, whatever their {@code match} says (JAX-RS {@code @RateLimited}). */
     public Decision check(RequestView request, Collection<Policy> policies) {
         if (!config.enabled()) {
             return Decision.noPolicy();

@@ -12,7 +12,7 @@ public interface RequestMatcher {
 
     boolean matches(String method, String path);
 
-    /** A matcher that covers every request: {@code /**}. */
+    /** A matcher that covers every request: {@code /**}; the default when {@code match} is not set. */
     RequestMatcher ALL = new RequestMatcher() {
         @Override
         public boolean matches(String method, String path) {

@@ -22,6 +22,7 @@ public final class ConfigKeys {
     public static final String POLICIES = "tollgate.policies";
     public static final String HEADERS = "tollgate.headers";
     public static final String LOCAL_MAX_KEYS = "tollgate.local.max-keys";
+    public static final String JAXRS_GLOBAL = "tollgate.jaxrs.global";
 
     /** The per-policy keys, with {@code <name>} standing for the policy's name. */
     public static final String POLICY_LIMITS = "tollgate.policy.<name>.limits";
@@ -57,7 +58,9 @@ public final class ConfigKeys {
             new Key(POLICY_COST, "1", "tokens one request takes, at most the smallest burst of the policy"),
             new Key(HEADERS, "draft",
                     "response headers: `draft` (`RateLimit-Policy`, `RateLimit`), `legacy` (`X-RateLimit-*`), `both`, `none`"),
-            new Key(LOCAL_MAX_KEYS, "100000", "most buckets the in-memory store keeps (least recently used go first)"));
+            new Key(LOCAL_MAX_KEYS, "100000", "most buckets the in-memory store keeps (least recently used go first)"),
+            new Key(JAXRS_GLOBAL, "false",
+                    "JAX-RS: `true` applies the policies by `match` to resources without `@RateLimited` too"));
 
     /** The key of a policy, e.g. {@code policy("login", POLICY_LIMITS)} is {@code tollgate.policy.login.limits}. */
     public static String policy(String policyName, String template) {

@@ -37,9 +37,11 @@ import java.util.regex.Pattern;
  * @param policies     the policies, in declared order
  * @param headers      which headers responses carry
  * @param localMaxKeys most buckets kept in memory
+ * @param jaxrsGlobal  whether the JAX-RS adapter applies policies by {@code match} to resources
+ *                     without {@code @RateLimited}
  */
 public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode failureMode, String keyPrefix,
-                             List<Policy> policies, HeaderStyle headers, int localMaxKeys) {
+                             List<Policy> policies, HeaderStyle headers, int localMaxKeys, boolean jaxrsGlobal) {
 
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_.:/-]{0,64}");
     private static final Duration MAX_TIMEOUT = Duration.ofSeconds(60);
@@ -81,6 +83,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                 v -> HeaderStyle.valueOf(v.toUpperCase(Locale.ROOT)));
         int maxKeys = r.parse(ConfigKeys.LOCAL_MAX_KEYS, 100_000, "a whole number from 1000 to 100000000",
                 v -> intIn(v, 1000, 100_000_000));
+        boolean jaxrsGlobal = r.parse(ConfigKeys.JAXRS_GLOBAL, false, "'true' or 'false'", TollgateConfig::bool);
 
         Map<String, KeyResolverProvider> providers;
         try {
@@ -93,7 +96,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         if (!r.problems.isEmpty()) {
             throw new ConfigException(r.problems);
         }
-        return new TollgateConfig(enabled, redis, failureMode, prefix, policies, headers, maxKeys);
+        return new TollgateConfig(enabled, redis, failureMode, prefix, policies, headers, maxKeys, jaxrsGlobal);
     }
 
     static boolean bool(String v) {

@@ -55,6 +55,9 @@ public final class JedisPort implements RedisPort {
         pool.setMaxWait(maxWait);
         pool.setTestOnBorrow(false);
         pool.setTestWhileIdle(false);
+        // No evictor thread: nothing keeps running (or pins the web application's class loader)
+        // if a limiter is never closed. Broken connections are found when used.
+        pool.setTimeBetweenEvictionRuns(Duration.ofMillis(-1));
         pool.setJmxEnabled(false);
         return pool;
     }

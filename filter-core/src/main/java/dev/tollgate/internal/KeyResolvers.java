@@ -38,7 +38,7 @@ public final class KeyResolvers {
         Map<String, KeyResolverProvider> all = new LinkedHashMap<>();
         for (KeyResolverProvider p : List.of(
                 provider("ip", arg -> noArgument("ip", arg, KeyResolvers::ip)),
-                provider("principal", arg -> noArgument("principal", arg, RequestView::principal)),
+                provider("principal", arg -> principalBased(noArgument("principal", arg, RequestView::principal))),
                 provider("route", arg -> noArgument("route", arg, RequestView::route)),
                 provider("header", KeyResolvers::header))) {
             all.put(p.name(), p);
@@ -130,6 +130,20 @@ public final class KeyResolvers {
         };
     }
 
+    private static KeyResolver principalBased(KeyResolver resolver) {
+        return new KeyResolver() {
+            @Override
+            public String resolve(RequestView request) {
+                return resolver.resolve(request);
+            }
+
+            @Override
+            public boolean usesPrincipal() {
+                return true;
+            }
+        };
+    }
+
     private static KeyResolverProvider provider(String name, java.util.function.Function<String, KeyResolver> make) {
         return new KeyResolverProvider() {
             @Override
@@ -177,6 +191,18 @@ public final class KeyResolvers {
                 sb.append(p.label).append('=').append(v);
             }
             return sb.toString();
+        }
+
+        @Override
+        public boolean usesPrincipal() {
+            for (Part[] parts : alternatives) {
+                for (Part p : parts) {
+                    if (p.resolver.usesPrincipal()) {
+                        return true;
+                    }
+                }
+            }
+            return false;
         }
 
         @Override

@@ -15,6 +15,8 @@ public final class Messages {
     public static final String BAD_VALUE = "TOLLGATE-001";
     /** A required configuration value is missing. */
     public static final String MISSING_VALUE = "TOLLGATE-002";
+    /** {@code @RateLimited} names a policy that is not configured. */
+    public static final String UNKNOWN_POLICY = "TOLLGATE-003";
     /** The configuration in force, at start-up. */
     public static final String STARTED = "TOLLGATE-010";
     /** Redis did not answer at start-up; the failure mode applies until it does. */

@@ -17,4 +17,12 @@ public interface KeyResolver {
      * string; the core bounds and hashes it before it reaches a store.
      */
     String resolve(RequestView request);
+
+    /**
+     * Whether this resolver reads the authenticated principal (or its roles). The JAX-RS adapter
+     * checks such policies after authentication filters have run, and the others before them.
+     */
+    default boolean usesPrincipal() {
+        return false;
+    }
 }

@@ -1,0 +1,174 @@
+package dev.tollgate.jaxrs;
+
+import dev.tollgate.Policy;
+import dev.tollgate.RateLimiter;
+import dev.tollgate.config.ConfigException;
+import dev.tollgate.config.ConfigLookup;
+import dev.tollgate.config.ConfigSources;
+import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.Messages;
+import jakarta.annotation.PreDestroy;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.DynamicFeature;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.Configuration;
+import jakarta.ws.rs.core.FeatureContext;
+import jakarta.ws.rs.ext.Provider;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+
+/**
+ * Puts Tollgate in front of JAX-RS resource methods. Register it like any provider (class-path
+ * scanning finds it through {@code @Provider}, or list it in {@code Application.getClasses()}).
+ *
+ * <ul>
+ *   <li>A method (or class) annotated {@link RateLimited} is limited by the named policies.</li>
+ *   <li>With {@code tollgate.jaxrs.global=true}, every other resource method is limited by the
+ *       policies whose {@code match} covers the request, like the servlet filter, except the
+ *       policies that some {@code @RateLimited} names and that have no {@code match} of their
+ *       own: those apply only where they are named.</li>
+ *   <li>Client keys may use {@code route}: the resource method's template
+ *       ({@code /users/{id}}), never the raw path, so varying the path makes no new bucket.</li>
+ * </ul>
+ *
+ * <p><b>Before or after authentication?</b> Both, by policy. Authentication done by the container
+ * (Jakarta Security, a realm, MicroProfile JWT) is over before any JAX-RS filter runs. Policies
+ * whose key reads the principal are checked at priority {@code AUTHORIZATION - 100}, after
+ * JAX-RS authentication filters ({@code AUTHENTICATION}), so they see the user those filters set.
+ * All other policies (by address, header, route) are checked at {@code AUTHENTICATION - 100},
+ * before any authentication filter, so an address policy on a login resource also counts the
+ * attempts that authentication rejects. Each phase is one atomic decision; a request refused in
+ * the second phase keeps the tokens it took in the first.
+ *
+ * <p>Configuration comes from MicroProfile Config (or, without it, system properties and the
+ * environment), then the JAX-RS application's properties ({@code Application.getProperties()}),
+ * then defaults. A bad value, or a {@code @RateLimited} name that is not configured, fails the
+ * deployment.
+ *
+ * <p>Thread-safe.
+ */
+@Provider
+public class TollgateFeature implements DynamicFeature {
+
+    /** Priority of the phase for policies that do not read the principal. */
+    public static final int BEFORE_AUTHENTICATION = Priorities.AUTHENTICATION - 100;
+    /** Priority of the phase for policies that read the principal. */
+    public static final int AFTER_AUTHENTICATION = Priorities.AUTHORIZATION - 100;
+
+    private static final Logger LOG = Logger.getLogger("dev.tollgate");
+
+    private RateLimiter limiter;
+    /** Every policy some {@code @RateLimited} names; complete once deployment is over. */
+    private final Set<String> named = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public void configure(ResourceInfo resourceInfo, FeatureContext context) {
+        Method method = resourceInfo.getResourceMethod();
+        Class<?> type = resourceInfo.getResourceClass();
+        if (method == null || type == null) {
+            return;
+        }
+        RateLimiter rl = limiter(context.getConfiguration());
+        if (!rl.config().enabled()) {
+            return;
+        }
+        RateLimited annotation = method.getAnnotation(RateLimited.class);
+        if (annotation == null) {
+            annotation = type.getAnnotation(RateLimited.class);
+        }
+        if (annotation == null && !rl.config().jaxrsGlobal()) {
+            return;
+        }
+        String route = template(type, method);
+        if (annotation == null) {
+            register(context, rl, null, null, route, named);
+            return;
+        }
+        List<Policy> before = new ArrayList<>();
+        List<Policy> after = new ArrayList<>();
+        for (String name : annotation.value()) {
+            Policy p = rl.config().policy(name).orElseThrow(() -> unknownPolicy(name, type, method, rl));
+            (p.key().usesPrincipal() ? after : before).add(p);
+            named.add(name);
+        }
+        register(context, rl, before, after, route, named);
+    }
+
+    private static void register(FeatureContext context, RateLimiter rl, List<Policy> before, List<Policy> after,
+                                 String route, Set<String> named) {
+        if (before == null || !before.isEmpty()) {
+            context.register(new TollgateRequestFilter.BeforeAuthentication(rl, before, route, named), BEFORE_AUTHENTICATION);
+        }
+        if (after == null || !after.isEmpty()) {
+            context.register(new TollgateRequestFilter.AfterAuthentication(rl, after, route, named), AFTER_AUTHENTICATION);
+        }
+        context.register(new TollgateResponseFilter(), Priorities.HEADER_DECORATOR);
+    }
+
+    private synchronized RateLimiter limiter(Configuration configuration) {
+        if (limiter == null) {
+            ClassLoader loader = Thread.currentThread().getContextClassLoader();
+            if (loader == null) {
+                loader = TollgateFeature.class.getClassLoader();
+            }
+            ConfigLookup lookup = ConfigLookup.of(
+                    ConfigSources.server(loader),
+                    ConfigSources.of("JAX-RS application property", key -> {
+                        Object v = configuration.getProperty(key);
+                        return v == null ? null : v.toString();
+                    }));
+            try {
+                limiter = RateLimiter.create(TollgateConfig.load(lookup, loader));
+            } catch (ConfigException e) {
+                LOG.severe(e.getMessage());
+                throw e;
+            }
+        }
+        return limiter;
+    }
+
+    private static IllegalStateException unknownPolicy(String name, Class<?> type, Method method, RateLimiter rl) {
+        List<String> known = new ArrayList<>();
+        rl.config().policies().forEach(p -> known.add(p.name()));
+        String message = Messages.UNKNOWN_POLICY + ": @RateLimited on " + type.getName() + "#" + method.getName()
+                + " names the policy '" + name + "', which is not configured. Configured policies: " + known
+                + ". Declare it in tollgate.policies and set tollgate.policy." + name + ".limits";
+        LOG.severe(message);
+        return new IllegalStateException(message);
+    }
+
+    /** The resource method's template from its {@code @Path} annotations, e.g. {@code /users/{id}}. */
+    static String template(Class<?> type, Method method) {
+        Path onType = type.getAnnotation(Path.class);
+        Path onMethod = method.getAnnotation(Path.class);
+        StringBuilder sb = new StringBuilder();
+        for (Path p : new Path[] {onType, onMethod}) {
+            if (p == null) {
+                continue;
+            }
+            String v = p.value().trim();
+            if (v.isEmpty() || v.equals("/")) {
+                continue;
+            }
+            if (v.charAt(0) != '/') {
+                sb.append('/');
+            }
+            sb.append(v.endsWith("/") ? v.substring(0, v.length() - 1) : v);
+        }
+        return sb.length() == 0 ? "/" : sb.toString();
+    }
+
+    /** Closes the connection pool when the runtime destroys this provider (undeployment). */
+    @PreDestroy
+    public synchronized void close() {
+        if (limiter != null) {
+            limiter.close();
+            limiter = null;
+        }
+    }
+}

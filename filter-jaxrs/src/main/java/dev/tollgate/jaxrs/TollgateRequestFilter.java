@@ -1,0 +1,113 @@
+package dev.tollgate.jaxrs;
+
+import dev.tollgate.HttpAnswer;
+import dev.tollgate.Policy;
+import dev.tollgate.RateLimiter;
+import dev.tollgate.internal.Messages;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Checks one phase of a resource method's policies. {@link TollgateFeature} registers one
+ * instance of each subclass per limited resource method: {@link BeforeAuthentication} for policies
+ * whose key does not involve the principal, {@link AfterAuthentication} for those that do.
+ */
+abstract class TollgateRequestFilter implements ContainerRequestFilter {
+
+    /** The request property holding the headers the response filter adds. */
+    static final String HEADERS = "dev.tollgate.headers";
+
+    private static final Logger LOG = Logger.getLogger("dev.tollgate");
+
+    private final RateLimiter limiter;
+    private final List<Policy> named;
+    private final String route;
+    private final boolean afterAuthentication;
+    private final Set<String> namedSomewhere;
+
+    @Context
+    private HttpServletRequest servletRequest;
+
+    /**
+     * @param named          the policies of {@code @RateLimited} in this phase, or {@code null} to
+     *                       apply the policies whose {@code match} covers the request (global mode)
+     * @param namedSomewhere the policies some {@code @RateLimited} names: in global mode they apply
+     *                       by path only when they have a {@code match} of their own
+     */
+    TollgateRequestFilter(RateLimiter limiter, List<Policy> named, String route, boolean afterAuthentication,
+                          Set<String> namedSomewhere) {
+        this.limiter = limiter;
+        this.named = named;
+        this.route = route;
+        this.afterAuthentication = afterAuthentication;
+        this.namedSomewhere = namedSomewhere;
+    }
+
+    @Override
+    public void filter(ContainerRequestContext request) {
+        HttpAnswer answer;
+        try {
+            JaxrsRequestView view = new JaxrsRequestView(request, route, servletRequest);
+            List<Policy> policies = named != null ? named : inThisPhase(limiter.matching(view));
+            if (policies.isEmpty()) {
+                return;
+            }
+            answer = limiter.answer(limiter.check(view, policies));
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, Messages.INTERNAL_ERROR + ": unexpected error in the Tollgate JAX-RS filter; the request goes through", e);
+            return;
+        }
+        @SuppressWarnings("unchecked")
+        List<HttpAnswer.Header> earlier = (List<HttpAnswer.Header>) request.getProperty(HEADERS);
+        if (answer.passes()) {
+            if (!answer.headers().isEmpty()) {
+                List<HttpAnswer.Header> all = earlier == null ? new ArrayList<>(4) : earlier;
+                all.addAll(answer.headers());
+                request.setProperty(HEADERS, all);
+            }
+            return;
+        }
+        Response.ResponseBuilder refusal = Response.status(answer.status())
+                .type(answer.contentType() + ";charset=UTF-8")
+                .entity(answer.body());
+        if (earlier != null) {
+            earlier.forEach(h -> refusal.header(h.name(), h.value()));
+            request.removeProperty(HEADERS);
+        }
+        answer.headers().forEach(h -> refusal.header(h.name(), h.value()));
+        request.abortWith(refusal.build());
+    }
+
+    private List<Policy> inThisPhase(List<Policy> matching) {
+        List<Policy> out = new ArrayList<>(matching.size());
+        for (Policy p : matching) {
+            if (p.key().usesPrincipal() == afterAuthentication
+                    && (p.hasOwnMatch() || !namedSomewhere.contains(p.name()))) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /** Runs before JAX-RS authentication filters, so it also counts requests they would reject. */
+    static final class BeforeAuthentication extends TollgateRequestFilter {
+        BeforeAuthentication(RateLimiter limiter, List<Policy> named, String route, Set<String> namedSomewhere) {
+            super(limiter, named, route, false, namedSomewhere);
+        }
+    }
+
+    /** Runs after JAX-RS authentication filters, before authorization, so it sees the principal. */
+    static final class AfterAuthentication extends TollgateRequestFilter {
+        AfterAuthentication(RateLimiter limiter, List<Policy> named, String route, Set<String> namedSomewhere) {
+            super(limiter, named, route, true, namedSomewhere);
+        }
+    }
+}
