@@ -63,7 +63,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
     /**
      * Reads and validates everything.
      *
-     * @param classLoader where to look for {@link KeyResolverProvider}s
+     * @param classLoader where to look for {@link KeyResolverProvider}s, or {@code null} for the built-in ones only
      * @throws ConfigException listing every problem found
      */
     public static TollgateConfig load(ConfigLookup lookup, ClassLoader classLoader) {
@@ -88,7 +88,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         Map<String, KeyResolverProvider> providers;
         try {
             providers = KeyResolvers.providers(classLoader);
-        } catch (IllegalArgumentException | java.util.ServiceConfigurationError e) {
+        } catch (IllegalArgumentException e) {
             r.problems.add(Messages.BAD_VALUE + ": the key resolvers on the class path cannot be used: " + e.getMessage());
             providers = KeyResolvers.providers(null);
         }

@@ -4,11 +4,14 @@ import dev.tollgate.RequestView;
 import dev.tollgate.spi.KeyResolver;
 import dev.tollgate.spi.KeyResolverProvider;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
 /**
@@ -27,13 +30,19 @@ public final class KeyResolvers {
             + " joined by '+' (all must be present), alternatives separated by ',' (the first present wins),"
             + " e.g. 'principal, ip' or 'header:X-Api-Key+route'";
 
+    private static final Logger LOG = Logger.getLogger("dev.tollgate.config");
     private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
     private static final Pattern PROVIDER_NAME = Pattern.compile("[a-z][a-z0-9-]{0,31}");
 
     private KeyResolvers() {
     }
 
-    /** The resolvers that Tollgate ships plus those found by {@link ServiceLoader}. */
+    /**
+     * The resolvers that Tollgate ships plus those found by {@link ServiceLoader} in
+     * {@code classLoader} ({@code null}: the built-in ones only).
+     *
+     * @throws IllegalArgumentException when two providers share a name, or a name is not valid
+     */
     public static Map<String, KeyResolverProvider> providers(ClassLoader classLoader) {
         Map<String, KeyResolverProvider> all = new LinkedHashMap<>();
         for (KeyResolverProvider p : List.of(
@@ -43,7 +52,24 @@ public final class KeyResolvers {
                 provider("header", KeyResolvers::header))) {
             all.put(p.name(), p);
         }
-        for (KeyResolverProvider p : ServiceLoader.load(KeyResolverProvider.class, classLoader)) {
+        if (classLoader == null) {
+            return all;
+        }
+        Iterator<KeyResolverProvider> found = ServiceLoader.load(KeyResolverProvider.class, classLoader).iterator();
+        while (true) {
+            KeyResolverProvider p;
+            try {
+                if (!found.hasNext()) {
+                    break;
+                }
+                p = found.next();
+            } catch (ServiceConfigurationError e) {
+                // A provider on the class path that cannot be loaded: usable only if configured, so
+                // it is reported here and, if a policy names it, as an unknown resolver there.
+                LOG.warning(() -> Messages.BAD_VALUE + ": a key resolver listed in META-INF/services cannot be loaded"
+                        + " and is ignored: " + e.getMessage());
+                continue;
+            }
             String name = p.name();
             if (name == null || !PROVIDER_NAME.matcher(name).matches()) {
                 throw new IllegalArgumentException("key resolver " + p.getClass().getName() + " has the name '"

@@ -7,7 +7,8 @@ KEYS[i]   one bucket per (client, policy). Its value holds one state per limit, 
           is full again) in whole microseconds of Redis TIME, plus a remainder in 1/n µs.
 
 ARGV[1]   "" to read the clock from Redis TIME (always, in production); tests may pass a time in
-          microseconds instead, to drive the clock.
+          microseconds instead, to drive the clock. Keys still expire in Redis' real time, so
+          then they are kept for at least a minute.
 ARGV[2..] for each key, in order: enforcing (1, or 0 for shadow), cost, m (number of limits),
           then m triples: capacity, p, n. The limit refills n tokens every p µs; n and p are
           coprime and capacity * p <= 2^52, so every number below is an exact integer.
@@ -37,8 +38,10 @@ local function ceildiv(a, b)
 end
 
 local now
+local minTtl = 1
 if ARGV[1] ~= '' then
   now = tonumber(ARGV[1])
+  minTtl = 60000
 else
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -112,7 +115,7 @@ for i = 1, #KEYS do
     end
   end
   if take then
-    redis.call('SET', KEYS[i], table.concat(states, ','), 'PX', ceildiv(ttl, 1000))
+    redis.call('SET', KEYS[i], table.concat(states, ','), 'PX', math.max(minTtl, ceildiv(ttl, 1000)))
   end
 end
 return reply

@@ -1,6 +1,7 @@
 package dev.tollgate.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,5 +60,30 @@ class KeyResolversTest {
         assertThrows(IllegalArgumentException.class, () -> key("header:Bad Name"));
         assertThrows(IllegalArgumentException.class, () -> key("ip,,principal"));
         assertThrows(IllegalArgumentException.class, () -> key(""));
+    }
+
+    @Test
+    void aProviderThatCannotBeLoadedIsSkippedNotFatal() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("tollgate-spi-");
+        java.nio.file.Path services = dir.resolve("META-INF/services");
+        java.nio.file.Files.createDirectories(services);
+        java.nio.file.Files.writeString(services.resolve(KeyResolverProvider.class.getName()), "com.example.Missing\n");
+        try (java.net.URLClassLoader loader = new java.net.URLClassLoader(new java.net.URL[] {dir.toUri().toURL()},
+                getClass().getClassLoader())) {
+            Map<String, KeyResolverProvider> found = KeyResolvers.providers(loader);
+            assertTrue(found.containsKey("ip") && found.containsKey("tenant"), found.keySet().toString());
+        }
+    }
+
+    @Test
+    void withoutAClassLoaderOnlyTheBuiltInsAreThere() {
+        assertEquals(java.util.Set.of("ip", "principal", "route", "header"), KeyResolvers.providers(null).keySet());
+    }
+
+    @Test
+    void principalKeysAreMarkedForTheAuthenticatedPhase() {
+        assertTrue(key("principal").usesPrincipal());
+        assertTrue(key("header:X, principal+route").usesPrincipal());
+        assertFalse(key("ip, header:X+route").usesPrincipal());
     }
 }

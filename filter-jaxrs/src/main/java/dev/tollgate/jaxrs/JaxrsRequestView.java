@@ -1,7 +1,6 @@
 package dev.tollgate.jaxrs;
 
 import dev.tollgate.RequestView;
-import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.SecurityContext;
 import java.security.Principal;
@@ -12,12 +11,9 @@ final class JaxrsRequestView implements RequestView {
 
     private final ContainerRequestContext request;
     private final String route;
-    private final HttpServletRequest servletRequest;
-
-    JaxrsRequestView(ContainerRequestContext request, String route, HttpServletRequest servletRequest) {
+    JaxrsRequestView(ContainerRequestContext request, String route) {
         this.request = request;
         this.route = route;
-        this.servletRequest = servletRequest;
     }
 
     @Override
@@ -41,13 +37,11 @@ final class JaxrsRequestView implements RequestView {
         return route;
     }
 
+    /** The servlet request's peer address, as {@link RemoteAddressFilter} recorded it. */
     @Override
     public String remoteAddress() {
-        try {
-            return servletRequest == null ? null : servletRequest.getRemoteAddr();
-        } catch (RuntimeException e) {
-            return null; // no servlet request behind this JAX-RS request
-        }
+        Object a = request.getProperty(RemoteAddressFilter.PROPERTY);
+        return a instanceof String ? (String) a : null;
     }
 
     @Override

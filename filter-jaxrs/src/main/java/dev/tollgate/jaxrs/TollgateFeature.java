@@ -101,6 +101,8 @@ public class TollgateFeature implements DynamicFeature {
 
     private static void register(FeatureContext context, RateLimiter rl, List<Policy> before, List<Policy> after,
                                  String route, Set<String> named) {
+        // By class, so that the runtime creates it and injects the servlet request into it.
+        context.register(RemoteAddressFilter.class, BEFORE_AUTHENTICATION - 1);
         if (before == null || !before.isEmpty()) {
             context.register(new TollgateRequestFilter.BeforeAuthentication(rl, before, route, named), BEFORE_AUTHENTICATION);
         }

@@ -4,10 +4,8 @@ import dev.tollgate.HttpAnswer;
 import dev.tollgate.Policy;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.internal.Messages;
-import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,9 +31,6 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
     private final boolean afterAuthentication;
     private final Set<String> namedSomewhere;
 
-    @Context
-    private HttpServletRequest servletRequest;
-
     /**
      * @param named          the policies of {@code @RateLimited} in this phase, or {@code null} to
      *                       apply the policies whose {@code match} covers the request (global mode)
@@ -55,7 +50,7 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
     public void filter(ContainerRequestContext request) {
         HttpAnswer answer;
         try {
-            JaxrsRequestView view = new JaxrsRequestView(request, route, servletRequest);
+            JaxrsRequestView view = new JaxrsRequestView(request, route);
             List<Policy> policies = named != null ? named : inThisPhase(limiter.matching(view));
             if (policies.isEmpty()) {
                 return;

@@ -160,13 +160,18 @@ class TollgateFeatureIT {
 
     @Test
     void anAddressPolicyOnLoginCountsTheAttemptsAuthenticationRejects(RedisEndpoint redis) throws Exception {
+        List<String> logged = captureLogs();
         try (JerseyOnTomcat t = new JerseyOnTomcat(app(redis, Map.of()))) {
             assertEquals(401, t.send("POST", "/api/login").statusCode());
             assertEquals(401, t.send("POST", "/api/login", "X-Password", "guess").statusCode());
             assertEquals(401, t.send("POST", "/api/login", "X-Password", "guess2").statusCode());
             HttpResponse<String> blocked = t.send("POST", "/api/login", "X-Password", "secret");
             assertEquals(429, blocked.statusCode(), "the fourth attempt is refused before the password is checked");
+        } finally {
+            stopCapturing();
         }
+        assertTrue(logged.stream().anyMatch(m -> m.contains("policy 'login' refuses client ip=127.0.0.1 ")),
+                "the key is the peer's address: " + logged);
     }
 
     @Test
@@ -214,8 +219,26 @@ class TollgateFeatureIT {
 
     @Test
     void anUnknownPolicyNameStopsTheApplication(RedisEndpoint redis) throws Exception {
+        List<String> logged = captureLogs();
+        try (JerseyOnTomcat t = new JerseyOnTomcat(app(redis, Map.of("tollgate.policies", "login,per-user,five,one,default")))) {
+            assertEquals(500, t.get("/api/users/1").statusCode(), "the JAX-RS application never starts");
+            assertEquals(500, t.get("/api/open").statusCode());
+        } finally {
+            stopCapturing();
+        }
+        assertTrue(logged.stream().anyMatch(m -> m.startsWith("TOLLGATE-003: @RateLimited on " + Users.class.getName()
+                + "#user names the policy 'per-route'")), logged.toString());
+    }
+
+
+    private Handler capture;
+    /** Held strongly: JUL forgets an unreferenced logger, handlers and all. */
+    private static final Logger TOLLGATE_LOG = Logger.getLogger("dev.tollgate");
+
+    /** Collects what Tollgate logs (messages formatted) until {@link #stopCapturing()}. */
+    private List<String> captureLogs() {
         List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
+        capture = new Handler() {
             public void publish(LogRecord r) {
                 logged.add(r.getMessage());
             }
@@ -226,15 +249,11 @@ class TollgateFeatureIT {
             public void close() {
             }
         };
-        Logger.getLogger("dev.tollgate").addHandler(capture);
-        try (JerseyOnTomcat t = new JerseyOnTomcat(app(redis, Map.of("tollgate.policies", "login,per-user,five,one,default")))) {
-            assertEquals(500, t.get("/api/users/1").statusCode(), "the JAX-RS application never starts");
-            assertEquals(500, t.get("/api/open").statusCode());
-        } finally {
-            Logger.getLogger("dev.tollgate").removeHandler(capture);
-        }
-        assertTrue(logged.stream().anyMatch(m -> m.startsWith("TOLLGATE-003: @RateLimited on " + Users.class.getName()
-                + "#user names the policy 'per-route'")), logged.toString());
+        TOLLGATE_LOG.addHandler(capture);
+        return logged;
     }
 
+    private void stopCapturing() {
+        TOLLGATE_LOG.removeHandler(capture);
+    }
 }
