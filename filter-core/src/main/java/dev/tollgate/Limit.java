@@ -25,9 +25,11 @@ import java.util.regex.Pattern;
  * @param capacity           the most tokens the bucket holds (the burst), at least 1
  * @param refillTokens       tokens added per period, at least 1, coprime with the period
  * @param refillPeriodMicros the period in microseconds, at least 1
+ * @param windowMicros       the window as written ({@code /s}: 1,000,000; {@code /5min}: 300,000,000);
+ *                           the sliding-log algorithm counts requests in it
  * @param text               how the limit was written, for messages and logs
  */
-public record Limit(long capacity, long refillTokens, long refillPeriodMicros, String text) {
+public record Limit(long capacity, long refillTokens, long refillPeriodMicros, long windowMicros, String text) {
 
     /**
      * The largest {@code capacity * refillPeriodMicros} (with the fraction reduced) that the
@@ -62,9 +64,21 @@ public record Limit(long capacity, long refillTokens, long refillPeriodMicros, S
                     + " is too large to compute exactly: burst times the time per token must stay"
                     + " below 2^52 µs (about 142 years)");
         }
+        if (windowMicros < 1) {
+            throw new IllegalArgumentException("the window must be positive, got " + windowMicros + " µs");
+        }
         if (text == null || text.isBlank()) {
             text = capacity + " per " + refillPeriodMicros + "µs/" + refillTokens;
         }
+    }
+
+    /**
+     * Whether this limit is exactly "capacity requests per window" (a whole amount and no other
+     * burst), the only form the sliding-log algorithm accepts.
+     */
+    public boolean isCountPerWindow() {
+        return Math.multiplyHigh(capacity, refillPeriodMicros) == 0
+                && capacity * refillPeriodMicros == windowMicros * refillTokens;
     }
 
     /** Builds a limit of {@code tokens} per {@code period} with a burst of {@code capacity}. */
@@ -73,7 +87,7 @@ public record Limit(long capacity, long refillTokens, long refillPeriodMicros, S
         if (micros < 1 || period.toNanos() % 1000 != 0) {
             throw new IllegalArgumentException("period must be a positive whole number of microseconds, got " + period);
         }
-        return new Limit(capacity, tokens, micros, tokens + "/" + period + " burst " + capacity);
+        return new Limit(capacity, tokens, micros, micros, tokens + "/" + period + " burst " + capacity);
     }
 
     /**
@@ -162,7 +176,8 @@ public record Limit(long capacity, long refillTokens, long refillPeriodMicros, S
                 ? parsePositive(m.group("burst"), "burst", original)
                 : Math.max(1, amount.setScale(0, RoundingMode.CEILING).longValueExact());
         try {
-            return new Limit(capacity, unscaled.longValueExact(), period.longValueExact(), original);
+            return new Limit(capacity, unscaled.longValueExact(), period.longValueExact(),
+                    Math.multiplyExact(count, unitMicros), original);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("'" + original + "': " + e.getMessage(), e);
         }

@@ -1,26 +1,32 @@
 package dev.tollgate;
 
 import dev.tollgate.spi.KeyResolver;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
  * A named rule: which requests it covers, what identifies a client, and the limits each client
- * gets. All limits of a policy live in one bucket key and are checked together.
+ * gets (per plan, when there are plans). All limits of a policy live in one bucket key and are
+ * checked together.
  *
  * <p>Immutable and thread-safe.
  *
- * @param name    the policy's name, also used in Redis keys and response headers
- * @param limits  one or more limits, all of which must admit a request
- * @param key     what identifies a client
- * @param keyText how {@code key} was written, for logs and messages
- * @param match   which requests the policy covers (ignored when a policy is selected by name)
- * @param mode    enforce or only observe
- * @param cost    tokens one request takes from each limit, at least 1 and at most every capacity
+ * @param name       the policy's name, also used in Redis keys and response headers
+ * @param limits     one or more limits, all of which must admit a request (the default plan's)
+ * @param planLimits limits of other plans, by plan name; a plan not listed uses {@code limits}
+ * @param key        what identifies a client
+ * @param keyText    how {@code key} was written, for logs and messages
+ * @param match      which requests the policy covers ({@link RequestMatcher#ALL} when not set)
+ * @param mode       enforce or only observe
+ * @param cost       tokens a request takes from each limit; at most every capacity
+ * @param algorithm  token bucket or sliding log
  */
-public record Policy(String name, List<Limit> limits, KeyResolver key, String keyText,
-                     RequestMatcher match, Mode mode, long cost) {
+public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
+                     String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm) {
 
     /** The characters a policy name may use; it goes into Redis keys and header values as is. */
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
@@ -32,22 +38,76 @@ public record Policy(String name, List<Limit> limits, KeyResolver key, String ke
                     + "' must be 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit");
         }
         limits = List.copyOf(limits);
-        if (limits.isEmpty()) {
-            throw new IllegalArgumentException("policy '" + name + "' has no limit");
-        }
+        planLimits = Map.copyOf(planLimits);
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(match, "match");
         Objects.requireNonNull(mode, "mode");
-        if (cost < 1) {
-            throw new IllegalArgumentException("cost must be at least 1, got " + cost);
-        }
-        for (Limit limit : limits) {
-            if (cost > limit.capacity()) {
-                throw new IllegalArgumentException("cost " + cost + " is above the capacity "
-                        + limit.capacity() + " of '" + limit + "': such a request could never pass");
+        Objects.requireNonNull(cost, "cost");
+        Objects.requireNonNull(algorithm, "algorithm");
+        keyText = keyText == null ? "?" : keyText;
+        List<List<Limit>> all = new ArrayList<>(planLimits.values());
+        all.add(limits);
+        for (List<Limit> set : all) {
+            if (set.isEmpty()) {
+                throw new IllegalArgumentException("policy '" + name + "' has no limit");
+            }
+            for (Limit limit : set) {
+                requireCostFits(limit, cost.max());
+                requireAlgorithmFits(limit, algorithm);
             }
         }
-        keyText = keyText == null ? "?" : keyText;
+    }
+
+    /** A policy of one token-bucket limit set, for every request, by address. */
+    public static Policy of(String name, List<Limit> limits, KeyResolver key, RequestMatcher match) {
+        return new Policy(name, limits, Map.of(), key, "custom", match, Mode.ENFORCE, Costs.ONE, Algorithm.TOKEN_BUCKET);
+    }
+
+    /**
+     * A request of the highest cost must be able to pass the limit.
+     *
+     * @throws IllegalArgumentException saying why it could not
+     */
+    public static void requireCostFits(Limit limit, long maxCost) {
+        if (maxCost > limit.capacity()) {
+            throw new IllegalArgumentException("a request costing " + maxCost + " tokens could never pass '" + limit
+                    + "', whose burst is " + limit.capacity());
+        }
+    }
+
+    /**
+     * A sliding log needs a whole number of requests per window, and at most
+     * {@value Algorithm#MAX_LOG_ENTRIES} of them.
+     *
+     * @throws IllegalArgumentException saying why the limit does not fit the algorithm
+     */
+    public static void requireAlgorithmFits(Limit limit, Algorithm algorithm) {
+        if (algorithm == Algorithm.SLIDING_LOG) {
+            if (!limit.isCountPerWindow()) {
+                throw new IllegalArgumentException("'" + limit + "': the sliding log counts a whole number of requests"
+                        + " per window; it takes no burst and no fraction");
+            }
+            if (limit.capacity() > Algorithm.MAX_LOG_ENTRIES) {
+                throw new IllegalArgumentException("'" + limit + "': the sliding log keeps one entry per request in the"
+                        + " window, at most " + Algorithm.MAX_LOG_ENTRIES + " per client; use the token bucket for more");
+            }
+        }
+    }
+
+    /** The limits for a plan ({@code null}: no plans, the default limits). */
+    public List<Limit> limitsFor(String plan) {
+        if (plan == null) {
+            return limits;
+        }
+        return planLimits.getOrDefault(plan, limits);
+    }
+
+    /** Every plan's limits, the default ones first. */
+    public Map<String, List<Limit>> allLimits() {
+        Map<String, List<Limit>> all = new LinkedHashMap<>();
+        all.put("", limits);
+        all.putAll(planLimits);
+        return all;
     }
 
     /**
@@ -60,10 +120,11 @@ public record Policy(String name, List<Limit> limits, KeyResolver key, String ke
     }
 
     /**
-     * The name each limit carries in the {@code RateLimit} and {@code RateLimit-Policy} headers:
-     * the policy's name when it has one limit, else the name with {@code -1}, {@code -2}, ...
+     * The name the limit at {@code index} of a set of {@code count} limits carries in the
+     * {@code RateLimit} and {@code RateLimit-Policy} headers: the policy's name when it has one
+     * limit, else the name with {@code -1}, {@code -2}, ...
      */
-    public String limitName(int index) {
-        return limits.size() == 1 ? name : name + "-" + (index + 1);
+    public String limitName(int index, int count) {
+        return count == 1 ? name : name + "-" + (index + 1);
     }
 }

@@ -7,9 +7,10 @@ import java.util.List;
  *
  * @param policy    the policy
  * @param clientKey the client key the policy resolved (already made safe for storage)
- * @param limits    one state per limit of the policy, in the policy's order
+ * @param plan      the client's plan, {@code null} when there are no plans
+ * @param limits    one state per limit that applied (the plan's), in the policy's order
  */
-public record PolicyResult(Policy policy, String clientKey, List<LimitState> limits) {
+public record PolicyResult(Policy policy, String clientKey, String plan, List<LimitState> limits) {
 
     public PolicyResult {
         limits = List.copyOf(limits);
@@ -23,6 +24,11 @@ public record PolicyResult(Policy policy, String clientKey, List<LimitState> lim
             }
         }
         return false;
+    }
+
+    /** The header name of the limit at {@code index}. */
+    public String limitName(int index) {
+        return policy.limitName(index, limits.size());
     }
 
     /** The longest wait among the limits that refuse, 0 when all admit. */

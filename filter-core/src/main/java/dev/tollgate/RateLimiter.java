@@ -3,6 +3,7 @@ package dev.tollgate;
 import dev.tollgate.config.FailureMode;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.BucketKeys;
+import dev.tollgate.internal.ClientRequest;
 import dev.tollgate.internal.DenialLog;
 import dev.tollgate.internal.HttpContract;
 import dev.tollgate.internal.JedisPort;
@@ -76,13 +77,27 @@ public final class RateLimiter implements AutoCloseable {
 
     private static String describe(TollgateConfig config) {
         StringBuilder sb = new StringBuilder();
+        if (!config.clientAddresses().trusted().isEmpty()) {
+            sb.append("trusted proxies [").append(config.clientAddresses().trusted()).append("]; ");
+        }
+        if (!config.allowList().isEmpty()) {
+            sb.append("allow-list [").append(config.allowList()).append("]; ");
+        }
+        if (!config.plans().isEmpty()) {
+            sb.append("plans ").append(config.plans()).append("; ");
+        }
+        boolean first = true;
         for (Policy p : config.policies()) {
-            if (sb.length() > 0) {
+            if (!first) {
                 sb.append("; ");
             }
+            first = false;
             sb.append(p.name()).append(" [").append(p.mode().name().toLowerCase(java.util.Locale.ROOT))
                     .append(", limits ").append(p.limits()).append(", key ").append(p.keyText())
-                    .append(", match ").append(p.match()).append(p.cost() > 1 ? ", cost " + p.cost() : "").append(']');
+                    .append(", match ").append(p.match())
+                    .append(p.cost() != Costs.ONE ? ", cost " + p.cost() : "")
+                    .append(p.algorithm() != Algorithm.TOKEN_BUCKET ? ", sliding log" : "")
+                    .append(p.planLimits().isEmpty() ? "" : ", plan limits " + p.planLimits()).append(']');
         }
         return sb.toString();
     }
@@ -96,7 +111,7 @@ public final class RateLimiter implements AutoCloseable {
         if (!config.enabled()) {
             return Decision.noPolicy();
         }
-        return decide(request, matching(request));
+        return decide(request, matching(request), 0);
     }
 
     /** The configured policies whose {@code match} covers the request, in configured order. */
@@ -114,32 +129,50 @@ public final class RateLimiter implements AutoCloseable {
 
     /** Decides for the given policies, whatever their {@code match} says (JAX-RS {@code @RateLimited}). */
     public Decision check(RequestView request, Collection<Policy> policies) {
+        return check(request, policies, 0);
+    }
+
+    /**
+     * Decides for the given policies, each request costing {@code cost} tokens instead of what
+     * the policies' {@code cost} says ({@code 0}: what they say).
+     */
+    public Decision check(RequestView request, Collection<Policy> policies, long cost) {
         if (!config.enabled()) {
             return Decision.noPolicy();
         }
-        return decide(request, List.copyOf(policies));
+        return decide(request, List.copyOf(policies), cost);
     }
 
     /** The headers, status and body for a decision. */
     public HttpAnswer answer(Decision decision) {
-        return HttpContract.answer(decision, config.headers());
+        return HttpContract.answer(decision, config.headers(), config.retryAfterJitter().toSeconds());
     }
 
-    private Decision decide(RequestView request, List<Policy> policies) {
+    private Decision decide(RequestView original, List<Policy> policies, long costOverride) {
         if (policies.isEmpty()) {
             return Decision.noPolicy();
         }
         try {
+            ClientRequest request = new ClientRequest(original, config.clientAddresses());
+            if (!config.allowList().isEmpty() && config.allowList().allows(request, request.clientBytes())) {
+                return Decision.noPolicy();
+            }
+            String plan = config.plans().select(request, request.fromTrustedProxy());
+            String method = request.method();
+            String path = request.path();
             List<BucketRequest> calls = new ArrayList<>(policies.size());
             List<String> clients = new ArrayList<>(policies.size());
+            List<List<Limit>> limits = new ArrayList<>(policies.size());
             for (Policy p : policies) {
-                String raw = resolve(p, request);
-                String client = BucketKeys.client(raw);
+                String client = BucketKeys.client(resolve(p, request));
+                List<Limit> set = p.limitsFor(plan);
                 clients.add(client);
+                limits.add(set);
+                long cost = costOverride > 0 ? costOverride : p.cost().of(method, path);
                 calls.add(new BucketRequest(BucketKeys.key(config.keyPrefix(), p.name(), client),
-                        p.limits(), p.cost(), p.mode() == Mode.ENFORCE));
+                        set, cost, p.mode() == Mode.ENFORCE, p.algorithm()));
             }
-            Decision d = acquire(policies, clients, calls);
+            Decision d = acquire(policies, clients, limits, plan, calls);
             denials.record(d);
             return d;
         } catch (RuntimeException | StackOverflowError e) {
@@ -158,13 +191,13 @@ public final class RateLimiter implements AutoCloseable {
             key = null;
         }
         if (key == null) {
-            String ip = safe(request::remoteAddress);
-            key = "ip=" + (ip == null ? "unknown" : ip);
+            key = "ip=" + request.clientAddress();
         }
         return key;
     }
 
-    private Decision acquire(List<Policy> policies, List<String> clients, List<BucketRequest> calls) {
+    private Decision acquire(List<Policy> policies, List<String> clients, List<List<Limit>> limits, String plan,
+                             List<BucketRequest> calls) {
         long[] reply;
         Decision.Source source;
         try {
@@ -191,22 +224,23 @@ public final class RateLimiter implements AutoCloseable {
                     source = Decision.Source.LOCAL;
             }
         }
-        return toDecision(policies, clients, reply, source);
+        return toDecision(policies, clients, limits, plan, reply, source);
     }
 
-    static Decision toDecision(List<Policy> policies, List<String> clients, long[] reply, Decision.Source source) {
+    static Decision toDecision(List<Policy> policies, List<String> clients, List<List<Limit>> limits, String plan,
+                               long[] reply, Decision.Source source) {
         List<PolicyResult> results = new ArrayList<>(policies.size());
         boolean denied = false;
         long retry = 0;
         int at = 0;
         for (int i = 0; i < policies.size(); i++) {
             Policy p = policies.get(i);
-            List<LimitState> states = new ArrayList<>(p.limits().size());
-            for (Limit l : p.limits()) {
+            List<LimitState> states = new ArrayList<>(limits.get(i).size());
+            for (Limit l : limits.get(i)) {
                 states.add(new LimitState(l, reply[at], reply[at + 1], reply[at + 2], reply[at + 3]));
                 at += 4;
             }
-            PolicyResult r = new PolicyResult(p, clients.get(i), states);
+            PolicyResult r = new PolicyResult(p, clients.get(i), plan, states);
             if (p.mode() == Mode.ENFORCE && r.denied()) {
                 denied = true;
                 retry = Math.max(retry, r.retryAfterMicros());

@@ -30,6 +30,16 @@ public interface RequestView {
     /** The address of the peer that opened the connection (no proxy headers applied). */
     String remoteAddress();
 
+    /**
+     * The client's address as a key: the peer, or, behind trusted proxies, the first untrusted
+     * address of the forwarding header; IPv6 grouped by its configured prefix
+     * ({@code 2001:db8:1:2::/64}). The engine supplies it (see {@link ClientAddresses}); an
+     * adapter need not implement it.
+     */
+    default String clientAddress() {
+        return remoteAddress();
+    }
+
     /** The first value of a request header, or {@code null}. */
     String header(String name);
 

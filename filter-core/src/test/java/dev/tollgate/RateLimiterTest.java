@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
@@ -229,5 +230,164 @@ class RateLimiterTest {
 
     static List<String> names(Decision d) {
         return d.results().stream().map(r -> r.policy().name()).collect(Collectors.toList());
+    }
+
+    RateLimiter limiterFromEnvironment(Map<String, String> environment) {
+        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.system(environment)), null);
+        return new RateLimiter(c, new LocalStore(10_000, clock::nowMicros), null);
+    }
+
+    static int admitted(RateLimiter rl, RequestView r, int tries) {
+        int n = 0;
+        for (int i = 0; i < tries; i++) {
+            if (rl.check(r).allowed()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void plansByRoleGiveEachClientItsLimitsThroughEnvironmentVariablesAlone() {
+        RateLimiter rl = limiterFromEnvironment(Map.of(
+                "TOLLGATE_PLANS", "pro,free",
+                "TOLLGATE_PLAN_DEFAULT", "free",
+                "TOLLGATE_PLAN_PRO_ROLE", "paying",
+                "TOLLGATE_POLICY_DEFAULT_KEY", "principal, ip",
+                "TOLLGATE_POLICY_DEFAULT_LIMITS", "2/min",
+                "TOLLGATE_POLICY_DEFAULT_LIMITS_PRO", "5/min; 100/day"));
+        assertEquals(5, admitted(rl, TestRequest.get("/").user("alice", "paying"), 10), "alice is on pro");
+        assertEquals(2, admitted(rl, TestRequest.get("/").user("bob"), 10), "bob is on free");
+        assertEquals(2, admitted(rl, TestRequest.get("/").from("198.51.100.3"), 10), "anonymous clients are on free");
+        Decision pro = rl.check(TestRequest.get("/").user("carol", "paying"));
+        assertEquals("pro", pro.results().get(0).plan());
+        assertEquals("\"default-1\";q=5;w=60, \"default-2\";q=100;w=86400", headers(rl.answer(pro)).get("RateLimit-Policy"));
+    }
+
+    @Test
+    void aPlanHeaderIsBelievedOnlyFromATrustedProxy() {
+        RateLimiter rl = limiterFromEnvironment(Map.of(
+                "TOLLGATE_TRUSTED_PROXIES", "10.0.0.0/8",
+                "TOLLGATE_PLANS", "internal,free",
+                "TOLLGATE_PLAN_DEFAULT", "free",
+                "TOLLGATE_PLAN_SELECTOR", "header:X-Plan",
+                "TOLLGATE_POLICY_DEFAULT_LIMITS", "1/min",
+                "TOLLGATE_POLICY_DEFAULT_LIMITS_INTERNAL", "50/min"));
+        TestRequest viaGateway = TestRequest.get("/").from("10.0.0.2").header("X-Forwarded-For", "198.51.100.4")
+                .header("X-Plan", "Internal");
+        assertEquals("internal", rl.check(viaGateway).results().get(0).plan());
+        TestRequest forged = TestRequest.get("/").from("198.51.100.5").header("X-Plan", "internal");
+        assertEquals("free", rl.check(forged).results().get(0).plan(), "a client cannot pick its own plan");
+    }
+
+    @Test
+    void aPlanHeaderWithoutTrustedProxiesIsRefusedAtStartUp() {
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, () -> limiterFromEnvironment(Map.of(
+                "TOLLGATE_PLANS", "pro,free", "TOLLGATE_PLAN_DEFAULT", "free", "TOLLGATE_PLAN_SELECTOR", "header:X-Plan",
+                "TOLLGATE_POLICY_DEFAULT_LIMITS", "1/min")));
+        assertTrue(e.getMessage().contains("tollgate.plan.selector = 'header:X-Plan' (from environment variable TOLLGATE_PLAN_SELECTOR)"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("believed only from trusted proxies"), e.getMessage());
+    }
+
+    @Test
+    void plansNeedADefaultAndPlanLimitsMustFitTheCost() {
+        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, () -> limiterFromEnvironment(Map.of(
+                "TOLLGATE_PLANS", "pro,free", "TOLLGATE_POLICY_DEFAULT_LIMITS", "10/min",
+                "TOLLGATE_POLICY_DEFAULT_LIMITS_FREE", "2/min", "TOLLGATE_POLICY_DEFAULT_COST", "3")));
+        assertTrue(e.getMessage().contains("TOLLGATE-002: tollgate.plan.default is not set"), e.getMessage());
+        assertTrue(e.getMessage().contains("tollgate.policy.default.cost = '3'"), e.getMessage());
+        assertTrue(e.getMessage().contains("tollgate.policy.default.limits.free"), e.getMessage());
+    }
+
+    @Test
+    void theClientBehindTrustedProxiesIsTheKeyAndAForgedHeaderIsNot() {
+        RateLimiter rl = limiterFromEnvironment(Map.of(
+                "TOLLGATE_TRUSTED_PROXIES", "10.0.0.0/8",
+                "TOLLGATE_POLICY_DEFAULT_LIMITS", "1/min"));
+        TestRequest real = TestRequest.get("/").from("10.0.0.2").header("X-Forwarded-For", "198.51.100.4, 10.0.0.9");
+        assertEquals("ip=198.51.100.4", rl.check(real).results().get(0).clientKey());
+        for (int i = 0; i < 3; i++) {
+            TestRequest forged = TestRequest.get("/").from("203.0.113.66").header("X-Forwarded-For", "192.0.2." + i);
+            Decision d = rl.check(forged);
+            assertEquals("ip=203.0.113.66", d.results().get(0).clientKey());
+            assertEquals(i == 0, d.allowed(), "forging the header does not buy a new bucket");
+        }
+    }
+
+    @Test
+    void ipv6RotationInsideA64SharesOneBucket() {
+        RateLimiter rl = limiter("tollgate.policy.default.limits", "3/min");
+        int admitted = 0;
+        for (int i = 1; i <= 10; i++) {
+            admitted += rl.check(TestRequest.get("/").from("2001:db8:aa:bb::" + Integer.toHexString(i * 4099))).allowed() ? 1 : 0;
+        }
+        assertEquals(3, admitted);
+        assertTrue(rl.check(TestRequest.get("/").from("2001:db8:aa:bc::1")).allowed(), "the next /64 is another client");
+    }
+
+    @Test
+    void allowListedClientsAreNeverLimited() {
+        RateLimiter rl = limiter("tollgate.policy.default.limits", "1/min",
+                "tollgate.allow-list", "192.0.2.0/24, principal:monitor, role:ops");
+        for (TestRequest r : List.of(TestRequest.get("/").from("192.0.2.77"), TestRequest.get("/").from("198.51.100.1").user("monitor"),
+                TestRequest.get("/").from("198.51.100.2").user("dana", "ops"))) {
+            for (int i = 0; i < 3; i++) {
+                Decision d = rl.check(r);
+                assertTrue(d.allowed());
+                assertTrue(rl.answer(d).headers().isEmpty(), "no headers for allow-listed clients");
+            }
+        }
+        rl.check(TestRequest.get("/").from("198.51.100.3").user("eve"));
+        assertFalse(rl.check(TestRequest.get("/").from("198.51.100.3").user("eve")).allowed());
+    }
+
+    @Test
+    void anExportCostsTenTokens() {
+        RateLimiter rl = limiter("tollgate.policy.default.limits", "20/min",
+                "tollgate.policy.default.cost", "10 GET /export/**, 2 POST /**, 1");
+        assertEquals(10, rl.check(TestRequest.get("/export/all")).results().get(0).limits().get(0).remaining());
+        assertEquals(8, rl.check(TestRequest.get("/items").method("POST")).results().get(0).limits().get(0).remaining());
+        assertEquals(7, rl.check(TestRequest.get("/items")).results().get(0).limits().get(0).remaining());
+        assertFalse(rl.check(TestRequest.get("/export/all")).allowed(), "10 more do not fit in the 7 left");
+        assertTrue(rl.check(TestRequest.get("/items")).allowed());
+    }
+
+    @Test
+    void allMatchingPoliciesApplyInDeclaredOrderWhateverTheirSpecificity() {
+        RateLimiter rl = limiter(
+                "tollgate.policies", "general,export",
+                "tollgate.policy.general.limits", "100/min",
+                "tollgate.policy.export.limits", "2/min",
+                "tollgate.policy.export.match", "GET /export/**");
+        Decision d = rl.check(TestRequest.get("/export/x"));
+        assertEquals(List.of("general", "export"), names(d), "declared order, not the most specific first");
+        assertEquals(List.of("general"), names(rl.check(TestRequest.get("/other"))));
+    }
+
+    @Test
+    void retryAfterJitterOnlyEverAddsUpToItsBound() {
+        RateLimiter rl = limiter("tollgate.policy.default.limits", "1/min", "tollgate.retry-after-jitter", "5s");
+        rl.check(TestRequest.get("/"));
+        java.util.Set<Long> seen = new java.util.TreeSet<>();
+        for (int i = 0; i < 200; i++) {
+            seen.add(Long.parseLong(headers(rl.answer(rl.check(TestRequest.get("/")))).get("Retry-After")));
+        }
+        assertTrue(seen.stream().allMatch(v -> v >= 60 && v <= 65), seen.toString());
+        assertTrue(seen.size() > 1, "it does vary: " + seen);
+    }
+
+    @Test
+    void aSlidingLogPolicyHasTheSameHeadersAndRetryAfterMeaning() {
+        RateLimiter rl = limiter("tollgate.policy.default.limits", "3/s", "tollgate.policy.default.algorithm", "sliding-log");
+        assertEquals("\"default\";q=3;w=1", headers(rl.answer(rl.check(TestRequest.get("/")))).get("RateLimit-Policy"));
+        rl.check(TestRequest.get("/"));
+        rl.check(TestRequest.get("/"));
+        HttpAnswer refused = rl.answer(rl.check(TestRequest.get("/")));
+        assertEquals(429, refused.status());
+        assertEquals("1", headers(refused).get("Retry-After"));
+        ConfigException burst = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, () -> limiter(
+                "tollgate.policy.default.limits", "3/s burst 6", "tollgate.policy.default.algorithm", "sliding-log"));
+        assertTrue(burst.getMessage().contains("takes no burst"), burst.getMessage());
     }
 }

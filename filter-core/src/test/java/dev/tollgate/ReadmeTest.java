@@ -28,7 +28,8 @@ class ReadmeTest {
         List<String> rows = lines().stream().filter(l -> l.startsWith("| `tollgate.")).collect(Collectors.toList());
         assertEquals(ConfigKeys.ALL.size(), rows.size(), "one row per key:\n" + String.join("\n", rows));
         for (ConfigKeys.Key key : ConfigKeys.ALL) {
-            String env = ConfigKeys.environmentName(key.name().replace("<name>", "NAME")).replace("NAME", "<NAME>");
+            String env = ConfigKeys.environmentName(key.name().replace("<name>", "XNAMEX").replace("<plan>", "XPLANX"))
+                    .replace("XNAMEX", "<NAME>").replace("XPLANX", "<PLAN>");
             String row = rows.stream().filter(r -> r.startsWith("| `" + key.name() + "` |")).findFirst()
                     .orElseThrow(() -> new AssertionError("no README row for " + key.name()));
             assertTrue(row.contains("| `" + env + "` |"), row + " lacks " + env);

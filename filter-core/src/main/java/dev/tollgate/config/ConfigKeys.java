@@ -23,6 +23,15 @@ public final class ConfigKeys {
     public static final String HEADERS = "tollgate.headers";
     public static final String LOCAL_MAX_KEYS = "tollgate.local.max-keys";
     public static final String JAXRS_GLOBAL = "tollgate.jaxrs.global";
+    public static final String TRUSTED_PROXIES = "tollgate.trusted-proxies";
+    public static final String FORWARDED_HEADER = "tollgate.forwarded-header";
+    public static final String IPV4_PREFIX = "tollgate.ipv4-prefix";
+    public static final String IPV6_PREFIX = "tollgate.ipv6-prefix";
+    public static final String ALLOW_LIST = "tollgate.allow-list";
+    public static final String RETRY_AFTER_JITTER = "tollgate.retry-after-jitter";
+    public static final String PLANS = "tollgate.plans";
+    public static final String PLAN_SELECTOR = "tollgate.plan.selector";
+    public static final String PLAN_DEFAULT = "tollgate.plan.default";
 
     /** The per-policy keys, with {@code <name>} standing for the policy's name. */
     public static final String POLICY_LIMITS = "tollgate.policy.<name>.limits";
@@ -30,6 +39,10 @@ public final class ConfigKeys {
     public static final String POLICY_MATCH = "tollgate.policy.<name>.match";
     public static final String POLICY_MODE = "tollgate.policy.<name>.mode";
     public static final String POLICY_COST = "tollgate.policy.<name>.cost";
+    public static final String POLICY_ALGORITHM = "tollgate.policy.<name>.algorithm";
+    public static final String POLICY_PLAN_LIMITS = "tollgate.policy.<name>.limits.<plan>";
+    public static final String PLAN_ROLE = "tollgate.plan.<plan>.role";
+    public static final String PLAN_VALUE = "tollgate.plan.<plan>.value";
 
     /** One documented key. */
     public record Key(String name, String defaultValue, String meaning) {
@@ -55,16 +68,39 @@ public final class ConfigKeys {
                             + " alternatives separated by `,` (the first that is present wins, else `ip`)"),
             new Key(POLICY_MATCH, "/**", "which requests: `[METHOD[|METHOD]] /pattern`, several separated by `,`"),
             new Key(POLICY_MODE, "enforce", "`enforce` (answer 429) or `shadow` (log and let through)"),
-            new Key(POLICY_COST, "1", "tokens one request takes, at most the smallest burst of the policy"),
+            new Key(POLICY_COST, "1", "tokens a request takes: a number, or `<cost> [METHOD] /pattern` entries tried in order"
+                    + " (`10 GET /export/**, 1`); at most the smallest burst of the policy"),
+            new Key(POLICY_ALGORITHM, "token-bucket",
+                    "`token-bucket`, or `sliding-log` (at most N in any window, exactly; N up to 10000)"),
+            new Key(POLICY_PLAN_LIMITS, "(the policy's limits)", "the limits of clients on plan `<plan>`"),
             new Key(HEADERS, "draft",
                     "response headers: `draft` (`RateLimit-Policy`, `RateLimit`), `legacy` (`X-RateLimit-*`), `both`, `none`"),
             new Key(LOCAL_MAX_KEYS, "100000", "most buckets the in-memory store keeps (least recently used go first)"),
             new Key(JAXRS_GLOBAL, "false",
-                    "JAX-RS: `true` applies the policies by `match` to resources without `@RateLimited` too"));
+                    "JAX-RS: `true` applies the policies by `match` to resources without `@RateLimited` too"),
+            new Key(TRUSTED_PROXIES, "(none)",
+                    "proxies whose forwarding header is believed: addresses and CIDR ranges, e.g. `10.0.0.0/8, ::1`"),
+            new Key(FORWARDED_HEADER, "x-forwarded-for", "the header the trusted proxies write: `x-forwarded-for` or `forwarded` (RFC 7239)"),
+            new Key(IPV4_PREFIX, "32", "IPv4 clients are grouped by this prefix length"),
+            new Key(IPV6_PREFIX, "64", "IPv6 clients are grouped by this prefix length, so a host cannot rotate through its subnet"),
+            new Key(ALLOW_LIST, "(none)", "clients never limited: addresses, ranges, `principal:<name>`, `role:<role>`"),
+            new Key(RETRY_AFTER_JITTER, "0s", "up to this much is added at random to `Retry-After`, e.g. `3s`"),
+            new Key(PLANS, "(none)", "names of the plans, e.g. `internal,pro,free`"),
+            new Key(PLAN_SELECTOR, "role",
+                    "how a request's plan is found: `role` (the first plan whose role the principal has) or `header:<Name>`"
+                            + " (believed only from trusted proxies)"),
+            new Key(PLAN_DEFAULT, "(required with plans)", "the plan of a request that shows none"),
+            new Key(PLAN_ROLE, "<plan>", "the role that selects plan `<plan>`"),
+            new Key(PLAN_VALUE, "<plan>", "the header value that selects plan `<plan>`"));
 
     /** The key of a policy, e.g. {@code policy("login", POLICY_LIMITS)} is {@code tollgate.policy.login.limits}. */
     public static String policy(String policyName, String template) {
         return template.replace("<name>", policyName);
+    }
+
+    /** The key of a plan, or of a policy's limits for a plan. */
+    public static String plan(String planName, String template) {
+        return template.replace("<plan>", planName);
     }
 
     /**

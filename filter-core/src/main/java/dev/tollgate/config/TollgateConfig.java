@@ -1,9 +1,15 @@
 package dev.tollgate.config;
 
+import dev.tollgate.Algorithm;
+import dev.tollgate.AllowList;
+import dev.tollgate.ClientAddresses;
+import dev.tollgate.Costs;
 import dev.tollgate.Limit;
 import dev.tollgate.Mode;
+import dev.tollgate.Plans;
 import dev.tollgate.Policy;
 import dev.tollgate.RequestMatcher;
+import dev.tollgate.internal.AddressRanges;
 import dev.tollgate.internal.Durations;
 import dev.tollgate.internal.KeyResolvers;
 import dev.tollgate.internal.Messages;
@@ -14,6 +20,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -30,20 +37,27 @@ import java.util.regex.Pattern;
  *
  * <p>Immutable and thread-safe.
  *
- * @param enabled      whether Tollgate limits at all
- * @param redis        the Redis to use, or {@code null} for the in-memory store
- * @param failureMode  what to do while Redis fails
- * @param keyPrefix    prefix of every storage key
- * @param policies     the policies, in declared order
- * @param headers      which headers responses carry
- * @param localMaxKeys most buckets kept in memory
- * @param jaxrsGlobal  whether the JAX-RS adapter applies policies by {@code match} to resources
- *                     without {@code @RateLimited}
+ * @param enabled          whether Tollgate limits at all
+ * @param redis            the Redis to use, or {@code null} for the in-memory store
+ * @param failureMode      what to do while Redis fails
+ * @param keyPrefix        prefix of every storage key
+ * @param policies         the policies, in declared order
+ * @param headers          which headers responses carry
+ * @param localMaxKeys     most buckets kept in memory
+ * @param jaxrsGlobal      whether the JAX-RS adapter applies policies by {@code match} to resources
+ *                         without {@code @RateLimited}
+ * @param clientAddresses  how the client's address is found (trusted proxies, grouping)
+ * @param allowList        clients never limited
+ * @param plans            the plans, if any
+ * @param retryAfterJitter the most added at random to {@code Retry-After}
  */
 public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode failureMode, String keyPrefix,
-                             List<Policy> policies, HeaderStyle headers, int localMaxKeys, boolean jaxrsGlobal) {
+                             List<Policy> policies, HeaderStyle headers, int localMaxKeys, boolean jaxrsGlobal,
+                             ClientAddresses clientAddresses, AllowList allowList, Plans plans,
+                             Duration retryAfterJitter) {
 
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_.:/-]{0,64}");
+    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
     private static final Duration MAX_TIMEOUT = Duration.ofSeconds(60);
 
     public TollgateConfig {
@@ -84,6 +98,16 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         int maxKeys = r.parse(ConfigKeys.LOCAL_MAX_KEYS, 100_000, "a whole number from 1000 to 100000000",
                 v -> intIn(v, 1000, 100_000_000));
         boolean jaxrsGlobal = r.parse(ConfigKeys.JAXRS_GLOBAL, false, "'true' or 'false'", TollgateConfig::bool);
+        ClientAddresses addresses = r.clientAddresses();
+        AllowList allowList = r.parse(ConfigKeys.ALLOW_LIST, AllowList.NONE, AllowList.SYNTAX, AllowList::parse);
+        Duration jitter = r.parse(ConfigKeys.RETRY_AFTER_JITTER, Duration.ZERO, "from 0s to 1h: " + Durations.SYNTAX, v -> {
+            Duration d = Durations.parse(v);
+            if (d.isNegative() || d.compareTo(Duration.ofHours(1)) > 0) {
+                throw new IllegalArgumentException("it is outside 0s..1h");
+            }
+            return d;
+        });
+        Plans plans = r.plans(addresses);
 
         Map<String, KeyResolverProvider> providers;
         try {
@@ -92,11 +116,12 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             r.problems.add(Messages.BAD_VALUE + ": the key resolvers on the class path cannot be used: " + e.getMessage());
             providers = KeyResolvers.providers(null);
         }
-        List<Policy> policies = r.policies(providers);
+        List<Policy> policies = r.policies(providers, plans);
         if (!r.problems.isEmpty()) {
             throw new ConfigException(r.problems);
         }
-        return new TollgateConfig(enabled, redis, failureMode, prefix, policies, headers, maxKeys, jaxrsGlobal);
+        return new TollgateConfig(enabled, redis, failureMode, prefix, policies, headers, maxKeys, jaxrsGlobal,
+                addresses, allowList, plans, jitter);
     }
 
     static boolean bool(String v) {
@@ -121,6 +146,27 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             throw new IllegalArgumentException("it is outside " + min + ".." + max);
         }
         return (int) n;
+    }
+
+    /** Names separated by commas, each checked, none twice. */
+    static List<String> names(String text, Pattern valid, String what) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String n : text.split(",")) {
+            String name = n.trim();
+            if (name.isEmpty()) {
+                continue;
+            }
+            if (!valid.matcher(name).matches()) {
+                throw new IllegalArgumentException("'" + name + "' is not a " + what + " name");
+            }
+            if (!out.add(name)) {
+                throw new IllegalArgumentException("'" + name + "' is declared twice");
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("no " + what + " name");
+        }
+        return List.copyOf(out);
     }
 
     /** Reads keys and collects problems instead of stopping at the first. */
@@ -149,6 +195,13 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             }
         }
 
+        /** Records a problem with a value that parsed but does not fit with the rest. */
+        void misfit(String key, String reason, String accepted) {
+            lookup.get(key).ifPresentOrElse(
+                    v -> problems.add(Messages.badValue(v, reason, accepted)),
+                    () -> problems.add(Messages.BAD_VALUE + ": " + key + " (default): " + reason + ". Accepted: " + accepted));
+        }
+
         RedisSettings redis() {
             Optional<ConfigValue> uri = lookup.get(ConfigKeys.REDIS_URI);
             Duration timeout = parse(ConfigKeys.REDIS_TIMEOUT, Duration.ofMillis(100),
@@ -168,31 +221,65 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                     ignored -> redisUri(uri.get().value(), timeout, pool));
         }
 
-        List<Policy> policies(Map<String, KeyResolverProvider> providers) {
-            Optional<ConfigValue> names = lookup.get(ConfigKeys.POLICIES);
-            Set<String> declared = new LinkedHashSet<>();
-            if (names.isEmpty()) {
-                declared.add("default");
-            } else {
-                for (String n : names.get().value().split(",")) {
-                    String name = n.trim();
-                    if (name.isEmpty()) {
-                        continue;
-                    }
-                    if (!Policy.NAME.matcher(name).matches()) {
-                        problems.add(Messages.badValue(names.get(), "'" + name + "' is not a policy name",
-                                "names of 1 to 64 letters, digits, '_', '.' or '-', separated by ','"));
-                    } else if (!declared.add(name)) {
-                        problems.add(Messages.badValue(names.get(), "'" + name + "' is declared twice", "distinct names"));
-                    }
-                }
-                if (declared.isEmpty()) {
-                    problems.add(Messages.badValue(names.get(), "no policy name", "names separated by ','"));
-                }
+        ClientAddresses clientAddresses() {
+            AddressRanges trusted = parse(ConfigKeys.TRUSTED_PROXIES, AddressRanges.NONE, AddressRanges.SYNTAX, AddressRanges::parse);
+            ClientAddresses.Header header = parse(ConfigKeys.FORWARDED_HEADER, ClientAddresses.Header.X_FORWARDED_FOR,
+                    "'x-forwarded-for' or 'forwarded'", v -> ClientAddresses.Header.valueOf(
+                            v.toUpperCase(Locale.ROOT).replace('-', '_')));
+            int v4 = parse(ConfigKeys.IPV4_PREFIX, 32, "a prefix length from 8 to 32", v -> intIn(v, 8, 32));
+            int v6 = parse(ConfigKeys.IPV6_PREFIX, 64, "a prefix length from 16 to 128", v -> intIn(v, 16, 128));
+            return new ClientAddresses(trusted, header, v4, v6);
+        }
+
+        Plans plans(ClientAddresses addresses) {
+            Optional<ConfigValue> declared = lookup.get(ConfigKeys.PLANS);
+            if (declared.isEmpty()) {
+                return Plans.NONE;
             }
+            List<String> names = parse(declared.get(), List.of(), "plan names separated by ','",
+                    v -> TollgateConfig.names(v, Policy.NAME, "plan"));
+            if (names.isEmpty()) {
+                return Plans.NONE;
+            }
+            String selectorText = lookup.get(ConfigKeys.PLAN_SELECTOR).map(ConfigValue::value).orElse("role");
+            Plans.Selector selector = Plans.Selector.ROLE;
+            String header = null;
+            String lower = selectorText.toLowerCase(Locale.ROOT);
+            if (lower.startsWith("header:") && HEADER_NAME.matcher(selectorText.substring(7).trim()).matches()) {
+                selector = Plans.Selector.HEADER;
+                header = selectorText.substring(7).trim();
+                if (addresses.trusted().isEmpty()) {
+                    misfit(ConfigKeys.PLAN_SELECTOR, "a plan header is believed only from trusted proxies, and "
+                            + ConfigKeys.TRUSTED_PROXIES + " is not set", "'role', or set " + ConfigKeys.TRUSTED_PROXIES);
+                }
+            } else if (!lower.equals("role")) {
+                misfit(ConfigKeys.PLAN_SELECTOR, "'" + selectorText + "' is not a selector", "'role' or 'header:<Name>'");
+            }
+            Optional<ConfigValue> def = lookup.get(ConfigKeys.PLAN_DEFAULT);
+            String defaultPlan = null;
+            if (def.isEmpty()) {
+                problems.add(Messages.missing(ConfigKeys.PLAN_DEFAULT, "one of " + names + ", the plan of requests that show none"));
+            } else if (!names.contains(def.get().value())) {
+                problems.add(Messages.badValue(def.get(), "it is not a declared plan", "one of " + names));
+            } else {
+                defaultPlan = def.get().value();
+            }
+            Map<String, String> markers = new LinkedHashMap<>();
+            for (String plan : names) {
+                String key = ConfigKeys.plan(plan, selector == Plans.Selector.ROLE ? ConfigKeys.PLAN_ROLE : ConfigKeys.PLAN_VALUE);
+                String marker = lookup.get(key).map(ConfigValue::value).orElse(plan);
+                markers.put(plan, selector == Plans.Selector.ROLE ? marker : marker.toLowerCase(Locale.ROOT));
+            }
+            return new Plans(names, defaultPlan, selector, header, markers);
+        }
+
+        List<Policy> policies(Map<String, KeyResolverProvider> providers, Plans plans) {
+            List<String> declared = parse(ConfigKeys.POLICIES, List.of("default"),
+                    "names of 1 to 64 letters, digits, '_', '.' or '-', separated by ','",
+                    v -> TollgateConfig.names(v, Policy.NAME, "policy"));
             List<Policy> out = new ArrayList<>();
             for (String name : declared) {
-                Policy p = policy(name, providers);
+                Policy p = policy(name, providers, plans);
                 if (p != null) {
                     out.add(p);
                 }
@@ -200,7 +287,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             return out;
         }
 
-        private Policy policy(String name, Map<String, KeyResolverProvider> providers) {
+        private Policy policy(String name, Map<String, KeyResolverProvider> providers, Plans plans) {
             int before = problems.size();
             String limitsKey = ConfigKeys.policy(name, ConfigKeys.POLICY_LIMITS);
             Optional<ConfigValue> limitsValue = lookup.get(limitsKey);
@@ -209,6 +296,14 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                 problems.add(Messages.missing(limitsKey, "'10/s burst 20' or '100/min; 5000/day'"));
             } else {
                 limits = parse(limitsValue.get(), null, Limit.SYNTAX, Limit::parse);
+            }
+            Map<String, List<Limit>> planLimits = new LinkedHashMap<>();
+            for (String plan : plans.names()) {
+                String key = ConfigKeys.plan(plan, ConfigKeys.policy(name, ConfigKeys.POLICY_PLAN_LIMITS));
+                List<Limit> l = parse(key, null, Limit.SYNTAX, Limit::parse);
+                if (l != null) {
+                    planLimits.put(plan, l);
+                }
             }
             String keyKey = ConfigKeys.policy(name, ConfigKeys.POLICY_KEY);
             String keyText = lookup.get(keyKey).map(ConfigValue::value).orElse("ip");
@@ -219,21 +314,38 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             Mode mode = parse(ConfigKeys.policy(name, ConfigKeys.POLICY_MODE), Mode.ENFORCE, "'enforce' or 'shadow'",
                     v -> Mode.valueOf(v.toUpperCase(Locale.ROOT)));
             String costKey = ConfigKeys.policy(name, ConfigKeys.POLICY_COST);
-            long cost = parse(costKey, 1, "a whole number from 1 to the smallest burst of the policy",
-                    v -> intIn(v, 1, Integer.MAX_VALUE));
+            Costs cost = parse(costKey, Costs.ONE, Costs.SYNTAX, Costs::parse);
+            String algorithmKey = ConfigKeys.policy(name, ConfigKeys.POLICY_ALGORITHM);
+            Algorithm algorithm = parse(algorithmKey, Algorithm.TOKEN_BUCKET, "'token-bucket' or 'sliding-log'",
+                    v -> Algorithm.valueOf(v.toUpperCase(Locale.ROOT).replace('-', '_')));
             if (problems.size() > before) {
                 return null;
             }
-            for (Limit l : limits) {
-                if (cost > l.capacity()) {
-                    problems.add(Messages.badValue(lookup.get(costKey).orElseThrow(),
-                            "a request costing " + cost + " tokens could never pass the limit '" + l + "' of "
-                                    + limitsKey + ", whose burst is " + l.capacity(),
-                            "a cost of at most " + l.capacity() + ", or a larger burst"));
-                    return null;
+            Map<String, List<Limit>> all = new LinkedHashMap<>();
+            all.put(limitsKey, limits);
+            planLimits.forEach((plan, l) -> all.put(ConfigKeys.plan(plan, ConfigKeys.policy(name, ConfigKeys.POLICY_PLAN_LIMITS)), l));
+            all.forEach((key2, set) -> {
+                for (Limit l : set) {
+                    try {
+                        Policy.requireAlgorithmFits(l, algorithm);
+                    } catch (IllegalArgumentException e) {
+                        misfit(key2, e.getMessage() + " (" + algorithmKey + " is " + algorithm.name().toLowerCase(Locale.ROOT)
+                                .replace('_', '-') + ")", Limit.SYNTAX);
+                        return;
+                    }
+                    try {
+                        Policy.requireCostFits(l, cost.max());
+                    } catch (IllegalArgumentException e) {
+                        misfit(costKey, e.getMessage() + " (" + key2 + ")", "a cost of at most " + l.capacity()
+                                + ", or a larger burst");
+                        return;
+                    }
                 }
+            });
+            if (problems.size() > before) {
+                return null;
             }
-            return new Policy(name, limits, key, keyText, match, mode, cost);
+            return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm);
         }
 
         private static String reason(RuntimeException e) {

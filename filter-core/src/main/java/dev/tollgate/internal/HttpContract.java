@@ -29,6 +29,14 @@ public final class HttpContract {
     }
 
     public static HttpAnswer answer(Decision decision, HeaderStyle style) {
+        return answer(decision, style, 0);
+    }
+
+    /**
+     * @param jitterSeconds the most whole seconds added at random to {@code Retry-After}, so that
+     *                      refused clients do not all come back at once; never subtracted
+     */
+    public static HttpAnswer answer(Decision decision, HeaderStyle style, long jitterSeconds) {
         List<Header> headers = new ArrayList<>(4);
         if (style.draft()) {
             draft(decision, headers);
@@ -40,7 +48,8 @@ public final class HttpContract {
             case ALLOW:
                 return headers.isEmpty() ? HttpAnswer.PASS : new HttpAnswer(0, headers, null, null);
             case DENY: {
-                long seconds = retryAfterSeconds(decision.retryAfterMicros());
+                long seconds = retryAfterSeconds(decision.retryAfterMicros())
+                        + (jitterSeconds > 0 ? java.util.concurrent.ThreadLocalRandom.current().nextLong(jitterSeconds + 1) : 0);
                 headers.add(new Header("Retry-After", Long.toString(seconds)));
                 return new HttpAnswer(429, headers, "application/problem+json", problem(decision, seconds));
             }
@@ -74,7 +83,7 @@ public final class HttpContract {
             for (int i = 0; i < limits.size(); i++) {
                 LimitState s = limits.get(i);
                 Limit l = s.limit();
-                String name = r.policy().limitName(i);
+                String name = r.limitName(i);
                 if (policy.length() > 0) {
                     policy.append(", ");
                     state.append(", ");
@@ -126,7 +135,7 @@ public final class HttpContract {
                     if (violated.length() > 0) {
                         violated.append(',');
                     }
-                    violated.append('"').append(r.policy().limitName(i)).append('"');
+                    violated.append('"').append(r.limitName(i)).append('"');
                 }
             }
         }

@@ -119,9 +119,9 @@ public final class KeyResolvers {
         return new Expression(List.copyOf(alternatives), text.trim());
     }
 
-    /** The peer address, without brackets, lower case. */
+    /** The client address, without brackets, lower case. */
     static String ip(RequestView request) {
-        String a = request.remoteAddress();
+        String a = request.clientAddress();
         if (a == null || a.isEmpty()) {
             return null;
         }

@@ -1,5 +1,6 @@
 package dev.tollgate.internal;
 
+import dev.tollgate.Algorithm;
 import dev.tollgate.Limit;
 import dev.tollgate.spi.BucketRequest;
 import dev.tollgate.spi.BucketStore;
@@ -71,39 +72,65 @@ public final class LocalStore implements BucketStore {
         lockAll(stripeMask);
         try {
             long now = clock.nowMicros();
-            long[][] debts = new long[requests.size()][];
-            boolean[] admits = new boolean[requests.size()];
+            int n = requests.size();
+            long[][] wanted = new long[n][];
+            long[][] debts = new long[n][];
+            SlidingLog[] logs = new SlidingLog[n];
+            boolean[] admits = new boolean[n];
             boolean enforcingAdmit = true;
-            for (int i = 0; i < requests.size(); i++) {
+            for (int i = 0; i < n; i++) {
                 BucketRequest r = requests.get(i);
-                long[] state = stripes[stripeOf(r.key())].get(r.key(), now, r.limits().size());
-                long[] d = new long[r.limits().size()];
+                List<Limit> limits = r.limits();
+                Stripe stripe = stripes[stripeOf(r.key())];
+                long[] w = new long[limits.size()];
                 boolean ok = true;
-                for (int j = 0; j < d.length; j++) {
-                    Limit limit = r.limits().get(j);
-                    d[j] = state == null ? 0 : Gcra.debt(state[2 * j], state[2 * j + 1], now, limit);
-                    ok &= d[j] + r.cost() * limit.refillPeriodMicros()
-                            <= limit.capacity() * limit.refillPeriodMicros();
+                if (r.algorithm() == Algorithm.SLIDING_LOG) {
+                    SlidingLog log = stripe.log(r.key(), now, limits);
+                    for (int j = 0; j < w.length; j++) {
+                        Limit l = limits.get(j);
+                        w[j] = log.countAfter(now - l.windowMicros()) + r.cost();
+                        ok &= w[j] <= l.capacity();
+                    }
+                    logs[i] = log;
+                } else {
+                    long[] state = stripe.bucket(r.key(), now, limits.size());
+                    long[] d = new long[w.length];
+                    for (int j = 0; j < w.length; j++) {
+                        Limit l = limits.get(j);
+                        d[j] = state == null ? 0 : Gcra.debt(state[2 * j], state[2 * j + 1], now, l);
+                        w[j] = d[j] + r.cost() * l.refillPeriodMicros();
+                        ok &= w[j] <= l.capacity() * l.refillPeriodMicros();
+                    }
+                    debts[i] = d;
                 }
-                debts[i] = d;
+                wanted[i] = w;
                 admits[i] = ok;
                 if (r.enforcing() && !ok) {
                     enforcingAdmit = false;
                 }
             }
             int at = 0;
-            for (int i = 0; i < requests.size(); i++) {
+            for (int i = 0; i < n; i++) {
                 BucketRequest r = requests.get(i);
                 boolean take = enforcingAdmit && admits[i];
-                long[] d = debts[i];
-                long[] state = take ? new long[2 * d.length + 1] : null;
+                List<Limit> limits = r.limits();
+                Stripe stripe = stripes[stripeOf(r.key())];
+                if (logs[i] != null) {
+                    if (take) {
+                        logs[i].add(now, r.cost());
+                        stripe.put(r.key(), logs[i]);
+                    }
+                    for (int j = 0; j < limits.size(); j++, at += 4) {
+                        logs[i].answer(out, at, limits.get(j), now, wanted[i][j]);
+                    }
+                    continue;
+                }
+                long[] state = take ? new long[2 * limits.size() + 1] : null;
                 long expires = now;
-                for (int j = 0; j < d.length; j++) {
-                    Limit limit = r.limits().get(j);
-                    long wanted = d[j] + r.cost() * limit.refillPeriodMicros();
-                    long after = take ? wanted : d[j];
-                    Gcra.answer(out, at, limit, after, wanted);
-                    at += 4;
+                for (int j = 0; j < limits.size(); j++, at += 4) {
+                    Limit limit = limits.get(j);
+                    long after = take ? wanted[i][j] : debts[i][j];
+                    Gcra.answer(out, at, limit, after, wanted[i][j]);
                     if (take) {
                         state[2 * j] = Gcra.tatMicros(now, after, limit);
                         state[2 * j + 1] = Gcra.tatFrac(after, limit);
@@ -111,8 +138,8 @@ public final class LocalStore implements BucketStore {
                     }
                 }
                 if (take) {
-                    state[2 * d.length] = expires;
-                    stripes[stripeOf(r.key())].put(r.key(), state);
+                    state[2 * limits.size()] = expires;
+                    stripe.put(r.key(), state);
                 }
             }
             return out;
@@ -154,30 +181,49 @@ public final class LocalStore implements BucketStore {
         }
     }
 
-    /** One lock and one access-ordered map; the last slot of a state is its expiry in µs. */
+    /**
+     * One lock and one access-ordered map. A value is a token-bucket state ({@code long[]}: TAT
+     * and remainder per limit, then the expiry in µs) or a {@link SlidingLog}.
+     */
     private static final class Stripe {
         final ReentrantLock lock = new ReentrantLock();
         final int max;
-        final LinkedHashMap<String, long[]> map;
+        final LinkedHashMap<String, Object> map;
 
         Stripe(int max) {
             this.max = max;
             this.map = new LinkedHashMap<>(16, 0.75f, true);
         }
 
-        long[] get(String key, long now, int limits) {
-            long[] state = map.get(key);
-            if (state == null) {
-                return null;
-            }
-            if (state[state.length - 1] <= now || state.length != 2 * limits + 1) {
-                map.remove(key); // full again, or written for another set of limits
+        /** The token-bucket state, or {@code null} when absent, full again, or of another shape. */
+        long[] bucket(String key, long now, int limits) {
+            Object v = map.get(key);
+            if (!(v instanceof long[] state) || state[state.length - 1] <= now || state.length != 2 * limits + 1) {
+                if (v != null) {
+                    map.remove(key);
+                }
                 return null;
             }
             return state;
         }
 
-        void put(String key, long[] state) {
+        /** The log, rid of entries older than the longest window; a new one when absent. */
+        SlidingLog log(String key, long now, List<Limit> limits) {
+            long longest = 0;
+            long most = 0;
+            for (Limit l : limits) {
+                longest = Math.max(longest, l.windowMicros());
+                most = Math.max(most, l.capacity());
+            }
+            Object v = map.get(key);
+            if (v instanceof SlidingLog log) {
+                log.dropUpTo(now - longest);
+                return log;
+            }
+            return new SlidingLog((int) most);
+        }
+
+        void put(String key, Object state) {
             map.put(key, state);
             if (map.size() > max) {
                 // The least recently used bucket goes: it is the likeliest to be full again.
@@ -186,19 +232,5 @@ public final class LocalStore implements BucketStore {
                 eldest.remove();
             }
         }
-    }
-
-    /** For tests: the held state of a key, or {@code null}. */
-    Map<String, long[]> snapshot() {
-        Map<String, long[]> all = new LinkedHashMap<>();
-        for (Stripe s : stripes) {
-            s.lock.lock();
-            try {
-                all.putAll(s.map);
-            } finally {
-                s.lock.unlock();
-            }
-        }
-        return all;
     }
 }

@@ -1,5 +1,6 @@
 package dev.tollgate.internal;
 
+import dev.tollgate.Algorithm;
 import dev.tollgate.Limit;
 import dev.tollgate.spi.BucketRequest;
 import dev.tollgate.spi.BucketStore;
@@ -69,13 +70,15 @@ public final class RedisStore implements BucketStore {
         int limits = 0;
         for (BucketRequest r : requests) {
             keys.add(r.key());
+            boolean log = r.algorithm() == Algorithm.SLIDING_LOG;
             args.add(r.enforcing() ? "1" : "0");
+            args.add(log ? "l" : "b");
             args.add(Long.toString(r.cost()));
             args.add(Integer.toString(r.limits().size()));
             for (Limit l : r.limits()) {
                 args.add(Long.toString(l.capacity()));
-                args.add(Long.toString(l.refillPeriodMicros()));
-                args.add(Long.toString(l.refillTokens()));
+                args.add(Long.toString(log ? l.windowMicros() : l.refillPeriodMicros()));
+                args.add(log ? "1" : Long.toString(l.refillTokens()));
             }
             limits += r.limits().size();
         }

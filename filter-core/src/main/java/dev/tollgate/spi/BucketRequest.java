@@ -1,5 +1,6 @@
 package dev.tollgate.spi;
 
+import dev.tollgate.Algorithm;
 import dev.tollgate.Limit;
 import java.util.List;
 
@@ -12,10 +13,16 @@ import java.util.List;
  * @param enforcing whether a refusal here refuses the request (all-or-nothing across enforcing
  *                  buckets); a shadow bucket only takes tokens when the request passes and its
  *                  own limits admit it
+ * @param algorithm how the bucket counts
  */
-public record BucketRequest(String key, List<Limit> limits, long cost, boolean enforcing) {
+public record BucketRequest(String key, List<Limit> limits, long cost, boolean enforcing, Algorithm algorithm) {
 
     public BucketRequest {
         limits = List.copyOf(limits);
+    }
+
+    /** A token-bucket request. */
+    public BucketRequest(String key, List<Limit> limits, long cost, boolean enforcing) {
+        this(key, limits, cost, enforcing, Algorithm.TOKEN_BUCKET);
     }
 }

@@ -1,29 +1,37 @@
 --[[
-Tollgate bucket script: token buckets kept as theoretical arrival times (GCRA), several limits
-per bucket, several buckets per call, checked all-or-nothing. Redis TIME is the clock.
+Tollgate bucket script: all limits of all policies that apply to one request, checked
+all-or-nothing in one atomic call. Redis TIME is the clock.
 
-KEYS[i]   one bucket per (client, policy). Its value holds one state per limit, joined by ",";
-          a state is "<tat>" or "<tat>:<frac>": the theoretical arrival time (when the bucket
-          is full again) in whole microseconds of Redis TIME, plus a remainder in 1/n µs.
+KEYS[i]   one key per (client, policy).
+          Token bucket: a string holding one state per limit, joined by ",". A state is "<tat>"
+          or "<tat>:<frac>": the theoretical arrival time (when the bucket is full again) in
+          whole microseconds of Redis TIME, plus a remainder in 1/n µs (the generic cell rate
+          algorithm).
+          Sliding log: a sorted set of the admitted requests, scored by their time in µs; it
+          never holds more entries than the largest count per window of the policy.
 
 ARGV[1]   "" to read the clock from Redis TIME (always, in production); tests may pass a time in
           microseconds instead, to drive the clock. Keys still expire in Redis' real time, so
           then they are kept for at least a minute.
-ARGV[2..] for each key, in order: enforcing (1, or 0 for shadow), cost, m (number of limits),
-          then m triples: capacity, p, n. The limit refills n tokens every p µs; n and p are
-          coprime and capacity * p <= 2^52, so every number below is an exact integer.
+ARGV[2..] for each key, in order: enforcing (1, or 0 for shadow), algorithm (b: token bucket,
+          l: sliding log), cost, m (number of limits), then m triples:
+            token bucket  capacity, p, n: the limit refills n tokens every p µs; n and p are
+                          coprime and capacity * p <= 2^52, so every number is an exact integer
+            sliding log   count, window in µs, 1: at most count requests in any window
 
 Reply     a flat array, four integers per limit, keys in order then limits in order:
-          remaining tokens, µs until the next token (0 when full), µs until full,
-          µs until this limit alone would admit the request (0 when it does).
+          remaining (tokens, or requests left in the window), µs until one more is available
+          (0 when full), µs until full, µs until this limit alone would admit the request
+          (0 when it does).
 
 Semantics the request passes when every limit of every enforcing key admits it. Then each
-          enforcing key takes cost tokens from each of its limits, and so does each shadow key
-          whose own limits admit it. Otherwise nothing is written anywhere. A written key
-          expires (PX) when all its limits are full again, so an idle client costs no memory.
+          enforcing key takes cost from each of its limits, and so does each shadow key whose
+          own limits admit it. Otherwise nothing is written anywhere (the sliding log only drops
+          entries that left every window). A key expires (PX) when all its limits are full
+          again, so an idle client costs no memory.
 
-Time is counted in units of 1/n µs so that a token is exactly p units; the "debt" d is how far
-the arrival time lies ahead of now, and the bucket holds (capacity * p - d) / p tokens.
+Token bucket time is counted in units of 1/n µs so that a token is exactly p units; the "debt"
+d is how far the arrival time lies ahead of now, and the bucket holds (capacity * p - d) / p.
 ]]
 
 local function idiv(a, b)
@@ -47,75 +55,131 @@ else
   now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
 
+-- Phase 1: read every key and decide, writing nothing.
 local buckets = {}
 local admitAll = true
 local a = 2
 for i = 1, #KEYS do
   local enforcing = ARGV[a] == '1'
-  local cost = tonumber(ARGV[a + 1])
-  local m = tonumber(ARGV[a + 2])
-  a = a + 3
-  local stored = redis.call('GET', KEYS[i])
-  local tats, fracs, count = {}, {}, 0
-  if stored then
-    for tat, frac in string.gmatch(stored, '(%d+):?(%d*)') do
-      count = count + 1
-      tats[count] = tonumber(tat)
-      fracs[count] = tonumber(frac) or 0
+  local log = ARGV[a + 1] == 'l'
+  local cost = tonumber(ARGV[a + 2])
+  local m = tonumber(ARGV[a + 3])
+  a = a + 4
+  local limits, ok, longest = {}, true, 0
+  if log then
+    for j = 1, m do
+      local window = tonumber(ARGV[a + 1])
+      if window > longest then longest = window end
+      limits[j] = { tonumber(ARGV[a]), window }
+      a = a + 3
     end
-    if count ~= m then tats = {} end -- written for another set of limits: start full
-  end
-  local limits, ok = {}, true
-  for j = 1, m do
-    local cap, p, n = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
-    a = a + 3
-    local full = cap * p
-    local d = 0
-    if tats[j] and tats[j] >= now then
-      d = (tats[j] - now) * n + fracs[j]
-      if d > full then d = full end
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - longest)
+    for j = 1, m do
+      local l = limits[j]
+      local count = redis.call('ZCOUNT', KEYS[i], '(' .. string.format('%.0f', now - l[2]), '+inf')
+      l[3] = count
+      l[4] = count + cost
+      if l[4] > l[1] then ok = false end
     end
-    local wanted = d + cost * p
-    if wanted > full then ok = false end
-    limits[j] = { cap, p, n, d, wanted }
+  else
+    local stored = redis.call('GET', KEYS[i])
+    local tats, fracs, count = {}, {}, 0
+    if stored then
+      for tat, frac in string.gmatch(stored, '(%d+):?(%d*)') do
+        count = count + 1
+        tats[count] = tonumber(tat)
+        fracs[count] = tonumber(frac) or 0
+      end
+      if count ~= m then tats = {} end -- written for another set of limits: start full
+    end
+    for j = 1, m do
+      local cap, p, n = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+      a = a + 3
+      local full = cap * p
+      local d = 0
+      if tats[j] and tats[j] >= now then
+        d = (tats[j] - now) * n + fracs[j]
+        if d > full then d = full end
+      end
+      local wanted = d + cost * p
+      if wanted > full then ok = false end
+      limits[j] = { cap, p, n, d, wanted }
+    end
   end
-  buckets[i] = { enforcing, ok, limits }
+  buckets[i] = { enforcing, ok, limits, log, cost, longest }
   if enforcing and not ok then admitAll = false end
 end
 
+-- Phase 2: take from the buckets that pass, and answer for every limit.
 local reply = {}
+local function answer(remaining, nextIn, untilFull, retry)
+  reply[#reply + 1] = remaining
+  reply[#reply + 1] = nextIn
+  reply[#reply + 1] = untilFull
+  reply[#reply + 1] = retry
+end
+
+-- The score of the k-th entry (1-based, oldest first) of the log newer than since.
+local function entry(key, since, k)
+  local r = redis.call('ZRANGEBYSCORE', key, '(' .. string.format('%.0f', since), '+inf', 'WITHSCORES', 'LIMIT', k - 1, 1)
+  return tonumber(r[2])
+end
+
 for i = 1, #KEYS do
   local b = buckets[i]
   local take = admitAll and b[2]
-  local states, ttl = {}, 0
-  for j, l in ipairs(b[3]) do
-    local cap, p, n, d, wanted = l[1], l[2], l[3], l[4], l[5]
-    local full = cap * p
-    local after = d
-    if take then after = wanted end
-    local remaining = idiv(full - after, p)
-    local nextIn = 0
-    if after > 0 then nextIn = ceildiv(after - (full - (remaining + 1) * p), n) end
-    local retry = 0
-    if wanted > full then retry = ceildiv(wanted - full, n) end
-    local untilFull = ceildiv(after, n)
-    reply[#reply + 1] = remaining
-    reply[#reply + 1] = nextIn
-    reply[#reply + 1] = untilFull
-    reply[#reply + 1] = retry
+  if b[4] then
+    local key, cost = KEYS[i], b[5]
     if take then
-      local whole = idiv(after, n)
-      local frac = after - whole * n
-      if frac == 0 then
-        states[j] = string.format('%.0f', now + whole)
-      else
-        states[j] = string.format('%.0f:%.0f', now + whole, frac)
+      local card = redis.call('ZCARD', key)
+      for k = 1, cost do
+        redis.call('ZADD', key, now, string.format('%.0f:%d', now, card + k))
       end
-      if untilFull > ttl then ttl = untilFull end
+      redis.call('PEXPIRE', key, math.max(minTtl, ceildiv(b[6], 1000)))
     end
-  end
-  if take then
-    redis.call('SET', KEYS[i], table.concat(states, ','), 'PX', math.max(minTtl, ceildiv(ttl, 1000)))
+    for _, l in ipairs(b[3]) do
+      local allowed, window, since = l[1], l[2], now - l[2]
+      local after = l[3]
+      if take then after = l[4] end
+      local nextIn, untilFull, retry = 0, 0, 0
+      if after > 0 then
+        nextIn = entry(key, since, 1) + window - now
+        local newest = redis.call('ZREVRANGEBYSCORE', key, '+inf', '(' .. string.format('%.0f', since), 'WITHSCORES', 'LIMIT', 0, 1)
+        untilFull = tonumber(newest[2]) + window - now
+      end
+      if l[4] > allowed then
+        retry = entry(key, since, l[4] - allowed) + window - now
+      end
+      answer(allowed - after, nextIn, untilFull, retry)
+    end
+  else
+    local states, ttl = {}, 0
+    for j, l in ipairs(b[3]) do
+      local cap, p, n, d, wanted = l[1], l[2], l[3], l[4], l[5]
+      local full = cap * p
+      local after = d
+      if take then after = wanted end
+      local remaining = idiv(full - after, p)
+      local nextIn = 0
+      if after > 0 then nextIn = ceildiv(after - (full - (remaining + 1) * p), n) end
+      local retry = 0
+      if wanted > full then retry = ceildiv(wanted - full, n) end
+      local untilFull = ceildiv(after, n)
+      answer(remaining, nextIn, untilFull, retry)
+      if take then
+        local whole = idiv(after, n)
+        local frac = after - whole * n
+        if frac == 0 then
+          states[j] = string.format('%.0f', now + whole)
+        else
+          states[j] = string.format('%.0f:%.0f', now + whole, frac)
+        end
+        if untilFull > ttl then ttl = untilFull end
+      end
+    end
+    if take then
+      redis.call('SET', KEYS[i], table.concat(states, ','), 'PX', math.max(minTtl, ceildiv(ttl, 1000)))
+    end
   end
 end
 return reply

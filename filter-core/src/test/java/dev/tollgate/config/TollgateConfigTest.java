@@ -37,7 +37,7 @@ class TollgateConfigTest {
         assertEquals(20, p.limits().get(0).capacity());
         assertEquals("ip", p.keyText());
         assertEquals(Mode.ENFORCE, p.mode());
-        assertEquals(1, p.cost());
+        assertEquals(1, p.cost().max());
         assertTrue(p.match().matches("GET", "/anything"));
     }
 
@@ -81,7 +81,7 @@ class TollgateConfigTest {
         assertEquals(2, c.policy("api").orElseThrow().limits().size());
         Policy login = c.policy("login").orElseThrow();
         assertEquals(Mode.SHADOW, login.mode());
-        assertEquals(2, login.cost());
+        assertEquals(2, login.cost().max());
         assertTrue(login.match().matches("POST", "/login"));
         assertFalse(login.match().matches("GET", "/login"));
     }
@@ -128,7 +128,7 @@ class TollgateConfigTest {
         "tollgate.policy.default.key    | header:        | needs a header name",
         "tollgate.policy.default.match  | api/**         | must start with '/'",
         "tollgate.policy.default.mode   | observe        | 'enforce' or 'shadow'",
-        "tollgate.policy.default.cost   | 0              | outside 1..",
+        "tollgate.policy.default.cost   | 0              | a cost must be from 1",
         "tollgate.policy.default.cost   | 21             | could never pass",
         "tollgate.redis.uri             | http://x:1     | scheme must be redis or rediss",
         "tollgate.redis.uri             | redis://       | not a URI",

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.Algorithm;
 import dev.tollgate.Limit;
 import dev.tollgate.spi.BucketRequest;
 import dev.tollgate.spi.BucketStore;
@@ -47,6 +48,14 @@ abstract class BucketStoreContract {
 
     long[] take(String key, String limits, long cost) {
         return store.acquire(List.of(new BucketRequest(key, Limit.parse(limits), cost, true)));
+    }
+
+    long[] log(String key, String limits, long cost) {
+        return store.acquire(List.of(new BucketRequest(key, Limit.parse(limits), cost, true, Algorithm.SLIDING_LOG)));
+    }
+
+    long[] log(String key, String limits) {
+        return log(key, limits, 1);
     }
 
     long[] take(String key, String limits) {
@@ -293,5 +302,167 @@ abstract class BucketStoreContract {
         assertFalse(admitted(take(k, limits)), "one microsecond before Retry-After it still refuses");
         clock.advanceMicros(1);
         assertTrue(admitted(take(k, limits)), "at Retry-After it admits");
+    }
+
+    // ---- the sliding log -------------------------------------------------------------------
+
+    @Test
+    void aSlidingLogAdmitsExactlyNInAnyWindow() {
+        String k = key("log-window");
+        for (int i = 0; i < 3; i++) {
+            long[] r = log(k, "3/s");
+            assertTrue(admitted(r));
+            assertEquals(2 - i, r[0]);
+        }
+        long[] refused = log(k, "3/s");
+        assertArrayEquals(new long[] {0, 1_000_000, 1_000_000, 1_000_000}, refused);
+        clock.advanceMicros(999_999);
+        long[] early = log(k, "3/s");
+        assertFalse(admitted(early));
+        assertEquals(1, early[3]);
+        clock.advanceMicros(1);
+        assertEquals(3, countAdmitted(k, "3/s", 10), "the three entries at 0 left the window (t - 1 s, t]");
+    }
+
+    @Test
+    void aSlidingLogReportsRemainingNextAndReset() {
+        String k = key("log-report");
+        log(k, "5/min");
+        clock.advanceMicros(10_000_000);
+        long[] r = log(k, "5/min");
+        // entries at 0 s and 10 s: 3 left; the next slot frees at 60 s, all free at 70 s
+        assertArrayEquals(new long[] {3, 50_000_000, 60_000_000, 0}, r);
+    }
+
+    @Test
+    void aSlidingLogNeverAdmitsMoreThanNInAnyWindowUnderAnIrregularLoad() {
+        String k = key("log-irregular");
+        java.util.List<Long> times = new java.util.ArrayList<>();
+        long start = clock.nowMicros();
+        java.util.Random random = new java.util.Random(42);
+        for (int i = 0; i < 400; i++) {
+            if (admitted(log(k, "7/s"))) {
+                times.add(clock.nowMicros() - start);
+            }
+            clock.advanceMicros(random.nextInt(60_000));
+        }
+        for (int i = 0; i + 7 < times.size(); i++) {
+            assertTrue(times.get(i + 7) - times.get(i) >= 1_000_000,
+                    "8 admissions within one second: " + times.subList(i, i + 8));
+        }
+        assertTrue(times.size() > 50, "and it does admit: " + times.size());
+    }
+
+    @Test
+    void aSlidingLogWithSeveralLimitsAndACostIsAllOrNothing() {
+        String k = key("log-two");
+        assertTrue(admitted(log(k, "4/s; 6/min", 2)));
+        assertTrue(admitted(log(k, "4/s; 6/min", 2)));
+        long[] refused = log(k, "4/s; 6/min", 2);
+        assertFalse(admitted(refused));
+        assertEquals(1_000_000, refused[3], "the per-second limit frees two slots after a second");
+        clock.advanceMicros(1_000_000);
+        assertTrue(admitted(log(k, "4/s; 6/min", 2)));
+        long[] minute = log(k, "4/s; 6/min", 2);
+        assertFalse(admitted(minute));
+        assertEquals(0, minute[3], "the per-second limit alone would admit");
+        assertEquals(59_000_000, minute[7], "the minute limit frees two slots when the first two entries leave it");
+        assertEquals(2, minute[0], "the refused request took nothing");
+    }
+
+    @Test
+    void aBucketAndALogInOneRequestAreAllOrNothing() {
+        String bucket = key("mixed-bucket");
+        String logKey = key("mixed-log");
+        List<BucketRequest> call = List.of(
+                new BucketRequest(bucket, Limit.parse("10/min"), 1, true),
+                new BucketRequest(logKey, Limit.parse("1/min"), 1, true, Algorithm.SLIDING_LOG));
+        assertTrue(admitted(store.acquire(call)));
+        long[] refused = store.acquire(call);
+        assertFalse(admitted(refused));
+        assertEquals(9, refused[0], "the bucket was not charged for the request the log refused");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"3/s", "5/min; 2/s", "10/5min"})
+    void aSlidingLogsRetryAfterIsNeitherEarlyNorLate(String limits) {
+        String k = key("log-retry-" + limits);
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 30; i++) {
+            log(k, limits);
+            clock.advanceMicros(random.nextInt(200_000));
+        }
+        long[] refused;
+        while (admitted(refused = log(k, limits))) {
+            clock.advanceMicros(1);
+        }
+        long retry = 0;
+        for (int i = 3; i < refused.length; i += 4) {
+            retry = Math.max(retry, refused[i]);
+        }
+        clock.advanceMicros(retry - 1);
+        assertFalse(admitted(log(k, limits)));
+        clock.advanceMicros(1);
+        assertTrue(admitted(log(k, limits)));
+    }
+
+    /**
+     * The article's point, measured: a fixed window of 60 per minute admits 120 requests in two
+     * seconds across its boundary; neither of our algorithms does.
+     */
+    @Test
+    void aFixedWindowAdmitsTwiceItsLimitAcrossTheBoundaryAndOurAlgorithmsDoNot() {
+        long minute = 60_000_000L;
+        long t0 = clock.nowMicros() - Math.floorMod(clock.nowMicros(), minute); // a window boundary
+        clock.advanceMicros(t0 + 59_000_000L - clock.nowMicros());               // second 59 of the window
+        FixedWindow fixed = new FixedWindow(60, minute);
+        String bucket = key("boundary-bucket");
+        String logKey = key("boundary-log");
+        int fixedCount = 0;
+        int bucketCount = 0;
+        int logCount = 0;
+        for (int burst = 0; burst < 2; burst++) {
+            for (int i = 0; i < 60; i++) {
+                fixedCount += fixed.admit(clock.nowMicros()) ? 1 : 0;
+                bucketCount += admitted(take(bucket, "60/min")) ? 1 : 0;
+                logCount += admitted(log(logKey, "60/min")) ? 1 : 0;
+            }
+            clock.advanceMicros(2_000_000); // second 59, then second 61: the next window
+        }
+        assertEquals(120, fixedCount, "the fixed window admits twice its limit in two seconds");
+        assertEquals(60 + 2, bucketCount, "the token bucket: its burst plus two seconds of refill");
+        assertEquals(60, logCount, "the sliding log: exactly the limit in any minute");
+    }
+
+    /** A fixed-window counter, as the article describes it, for comparison. */
+    static final class FixedWindow {
+        final int limit;
+        final long window;
+        long windowStart = Long.MIN_VALUE;
+        int count;
+
+        FixedWindow(int limit, long window) {
+            this.limit = limit;
+            this.window = window;
+        }
+
+        boolean admit(long now) {
+            long start = now - Math.floorMod(now, window);
+            if (start != windowStart) {
+                windowStart = start;
+                count = 0;
+            }
+            return ++count <= limit;
+        }
+    }
+
+    int countAdmitted(String key, String limits, int max) {
+        int n = 0;
+        for (int i = 0; i < max; i++) {
+            if (admitted(log(key, limits))) {
+                n++;
+            }
+        }
+        return n;
     }
 }

@@ -86,4 +86,21 @@ class RedisStoreIT extends BucketStoreContract {
         String[] t = redis.command("TIME").split("\n");
         return Long.parseLong(t[0]) * 1_000_000L + Long.parseLong(t[1]);
     }
+
+    @Test
+    void aSlidingLogStoresNoMoreEntriesThanItsLimitAndExpires(RedisEndpoint redis) {
+        String k = key("log-bound");
+        for (int i = 0; i < 50; i++) {
+            log(k, "5/s; 8/min");
+            clock.advanceMicros(100_000);
+        }
+        long entries = Long.parseLong(redis.command("ZCARD", k));
+        assertTrue(entries <= 8, "at most the largest count per window: " + entries);
+        try (RedisStore real = new RedisStore(JedisPort.standalone(settings(redis)))) {
+            String fresh = key("log-expiry");
+            real.acquire(List.of(new BucketRequest(fresh, Limit.parse("5/s; 8/min"), 1, true, dev.tollgate.Algorithm.SLIDING_LOG)));
+            long pttl = Long.parseLong(redis.command("PTTL", fresh));
+            assertTrue(pttl > 59_000 && pttl <= 60_000, "it expires when its newest entry leaves the longest window: " + pttl);
+        }
+    }
 }

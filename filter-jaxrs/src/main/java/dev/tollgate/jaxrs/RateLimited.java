@@ -29,4 +29,11 @@ public @interface RateLimited {
 
     /** The policies, by name. */
     String[] value();
+
+    /**
+     * Tokens one request to this resource takes from each named policy (an export may cost 10),
+     * instead of what the policies' {@code cost} says; {@code 0} (the default) keeps theirs. A
+     * cost above a policy's smallest burst fails the deployment.
+     */
+    long cost() default 0;
 }

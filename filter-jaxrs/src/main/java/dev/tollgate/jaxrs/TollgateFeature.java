@@ -1,5 +1,7 @@
 package dev.tollgate.jaxrs;
 
+import dev.tollgate.Limit;
+import dev.tollgate.Plans;
 import dev.tollgate.Policy;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.config.ConfigException;
@@ -86,28 +88,60 @@ public class TollgateFeature implements DynamicFeature {
         }
         String route = template(type, method);
         if (annotation == null) {
-            register(context, rl, null, null, route, named);
+            register(context, rl, null, null, route, named, 0);
             return;
         }
         List<Policy> before = new ArrayList<>();
         List<Policy> after = new ArrayList<>();
         for (String name : annotation.value()) {
             Policy p = rl.config().policy(name).orElseThrow(() -> unknownPolicy(name, type, method, rl));
-            (p.key().usesPrincipal() ? after : before).add(p);
+            if (annotation.cost() != 0) {
+                requireCost(annotation.cost(), p, type, method);
+            }
+            (afterAuthentication(p, rl.config().plans()) ? after : before).add(p);
             named.add(name);
         }
-        register(context, rl, before, after, route, named);
+        register(context, rl, before, after, route, named, annotation.cost());
+    }
+
+    /**
+     * Whether a policy must wait for authentication: its key reads the principal, or its limits
+     * depend on a plan chosen by role.
+     */
+    static boolean afterAuthentication(Policy p, Plans plans) {
+        return p.key().usesPrincipal() || (plans.usesPrincipal() && !p.planLimits().isEmpty());
+    }
+
+    private static void requireCost(long cost, Policy p, Class<?> type, Method method) {
+        String where = "@RateLimited(cost = " + cost + ") on " + type.getName() + "#" + method.getName();
+        if (cost < 0) {
+            throw fail(Messages.BAD_VALUE + ": " + where + ": a cost must be at least 1 (or 0 for the policy's own)");
+        }
+        for (List<Limit> set : p.allLimits().values()) {
+            for (Limit l : set) {
+                try {
+                    Policy.requireCostFits(l, cost);
+                } catch (IllegalArgumentException e) {
+                    throw fail(Messages.BAD_VALUE + ": " + where + ", policy '" + p.name() + "': " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private static IllegalStateException fail(String message) {
+        LOG.severe(message);
+        return new IllegalStateException(message);
     }
 
     private static void register(FeatureContext context, RateLimiter rl, List<Policy> before, List<Policy> after,
-                                 String route, Set<String> named) {
+                                 String route, Set<String> named, long cost) {
         // By class, so that the runtime creates it and injects the servlet request into it.
         context.register(RemoteAddressFilter.class, BEFORE_AUTHENTICATION - 1);
         if (before == null || !before.isEmpty()) {
-            context.register(new TollgateRequestFilter.BeforeAuthentication(rl, before, route, named), BEFORE_AUTHENTICATION);
+            context.register(new TollgateRequestFilter.BeforeAuthentication(rl, before, route, named, cost), BEFORE_AUTHENTICATION);
         }
         if (after == null || !after.isEmpty()) {
-            context.register(new TollgateRequestFilter.AfterAuthentication(rl, after, route, named), AFTER_AUTHENTICATION);
+            context.register(new TollgateRequestFilter.AfterAuthentication(rl, after, route, named, cost), AFTER_AUTHENTICATION);
         }
         context.register(new TollgateResponseFilter(), Priorities.HEADER_DECORATOR);
     }
@@ -137,11 +171,9 @@ public class TollgateFeature implements DynamicFeature {
     private static IllegalStateException unknownPolicy(String name, Class<?> type, Method method, RateLimiter rl) {
         List<String> known = new ArrayList<>();
         rl.config().policies().forEach(p -> known.add(p.name()));
-        String message = Messages.UNKNOWN_POLICY + ": @RateLimited on " + type.getName() + "#" + method.getName()
+        return fail(Messages.UNKNOWN_POLICY + ": @RateLimited on " + type.getName() + "#" + method.getName()
                 + " names the policy '" + name + "', which is not configured. Configured policies: " + known
-                + ". Declare it in tollgate.policies and set tollgate.policy." + name + ".limits";
-        LOG.severe(message);
-        return new IllegalStateException(message);
+                + ". Declare it in tollgate.policies and set tollgate.policy." + name + ".limits");
     }
 
     /** The resource method's template from its {@code @Path} annotations, e.g. {@code /users/{id}}. */

@@ -30,20 +30,23 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
     private final String route;
     private final boolean afterAuthentication;
     private final Set<String> namedSomewhere;
+    private final long cost;
 
     /**
      * @param named          the policies of {@code @RateLimited} in this phase, or {@code null} to
      *                       apply the policies whose {@code match} covers the request (global mode)
      * @param namedSomewhere the policies some {@code @RateLimited} names: in global mode they apply
      *                       by path only when they have a {@code match} of their own
+     * @param cost           the cost {@code @RateLimited} sets, or 0 for the policies' own
      */
     TollgateRequestFilter(RateLimiter limiter, List<Policy> named, String route, boolean afterAuthentication,
-                          Set<String> namedSomewhere) {
+                          Set<String> namedSomewhere, long cost) {
         this.limiter = limiter;
         this.named = named;
         this.route = route;
         this.afterAuthentication = afterAuthentication;
         this.namedSomewhere = namedSomewhere;
+        this.cost = cost;
     }
 
     @Override
@@ -55,7 +58,7 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
             if (policies.isEmpty()) {
                 return;
             }
-            answer = limiter.answer(limiter.check(view, policies));
+            answer = limiter.answer(limiter.check(view, policies, cost));
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, Messages.INTERNAL_ERROR + ": unexpected error in the Tollgate JAX-RS filter; the request goes through", e);
             return;
@@ -84,7 +87,7 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
     private List<Policy> inThisPhase(List<Policy> matching) {
         List<Policy> out = new ArrayList<>(matching.size());
         for (Policy p : matching) {
-            if (p.key().usesPrincipal() == afterAuthentication
+            if (TollgateFeature.afterAuthentication(p, limiter.config().plans()) == afterAuthentication
                     && (p.hasOwnMatch() || !namedSomewhere.contains(p.name()))) {
                 out.add(p);
             }
@@ -94,15 +97,15 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
 
     /** Runs before JAX-RS authentication filters, so it also counts requests they would reject. */
     static final class BeforeAuthentication extends TollgateRequestFilter {
-        BeforeAuthentication(RateLimiter limiter, List<Policy> named, String route, Set<String> namedSomewhere) {
-            super(limiter, named, route, false, namedSomewhere);
+        BeforeAuthentication(RateLimiter limiter, List<Policy> named, String route, Set<String> namedSomewhere, long cost) {
+            super(limiter, named, route, false, namedSomewhere, cost);
         }
     }
 
     /** Runs after JAX-RS authentication filters, before authorization, so it sees the principal. */
     static final class AfterAuthentication extends TollgateRequestFilter {
-        AfterAuthentication(RateLimiter limiter, List<Policy> named, String route, Set<String> namedSomewhere) {
-            super(limiter, named, route, true, namedSomewhere);
+        AfterAuthentication(RateLimiter limiter, List<Policy> named, String route, Set<String> namedSomewhere, long cost) {
+            super(limiter, named, route, true, namedSomewhere, cost);
         }
     }
 }

@@ -76,6 +76,15 @@ class TollgateFeatureIT {
         }
     }
 
+    @Path("/export")
+    public static class Export {
+        @GET
+        @RateLimited(value = "five", cost = 3)
+        public String export() {
+            return "export";
+        }
+    }
+
     @Path("/open")
     public static class Open {
         @GET
@@ -123,7 +132,7 @@ class TollgateFeatureIT {
     }
 
     static ResourceConfig app(RedisEndpoint redis, Map<String, String> extra) {
-        ResourceConfig rc = new ResourceConfig(Users.class, Login.class, Me.class, Multi.class, Open.class,
+        ResourceConfig rc = new ResourceConfig(Users.class, Login.class, Me.class, Multi.class, Open.class, Export.class,
                 DemoAuthentication.class, TollgateFeature.class);
         rc.property("tollgate.redis.uri", redis.uri());
         rc.property("tollgate.redis.timeout", "2s");
@@ -196,6 +205,14 @@ class TollgateFeatureIT {
             assertEquals(429, second.statusCode());
             assertTrue(second.body().contains("\"violated-policies\":[\"one\"]"), second.body());
             assertEquals("\"five\";q=5;w=60", t.get("/api/multi/own").headers().firstValue("RateLimit-Policy").orElseThrow());
+        }
+    }
+
+    @Test
+    void anAnnotationMayChargeMoreThanOneToken(RedisEndpoint redis) throws Exception {
+        try (JerseyOnTomcat t = new JerseyOnTomcat(app(redis, Map.of()))) {
+            assertEquals("\"five\";r=2;t=12", t.get("/api/export").headers().firstValue("RateLimit").orElseThrow());
+            assertEquals(429, t.get("/api/export").statusCode(), "3 more do not fit in the 2 left");
         }
     }
 

@@ -1,0 +1,102 @@
+package dev.tollgate.internal;
+
+import dev.tollgate.Limit;
+import java.util.Arrays;
+
+/**
+ * The in-memory sliding log of one client and policy: the times of its admitted requests,
+ * oldest first, in a ring. {@code bucket.lua} does the same with a sorted set.
+ *
+ * <p>Not thread-safe: {@link LocalStore} guards it with its stripe lock.
+ */
+final class SlidingLog {
+
+    private long[] times;
+    private int head;
+    private int size;
+
+    SlidingLog(int capacity) {
+        times = new long[Math.max(1, capacity)];
+    }
+
+    /** Drops every entry at or before {@code t}. */
+    void dropUpTo(long t) {
+        while (size > 0 && times[head] <= t) {
+            head = (head + 1) % times.length;
+            size--;
+        }
+    }
+
+    /** How many entries are after {@code t}. */
+    int countAfter(long t) {
+        return size - firstAfter(t);
+    }
+
+    /** The {@code k}-th (1-based, oldest first) entry after {@code t}. */
+    long after(long t, int k) {
+        return at(firstAfter(t) + k - 1);
+    }
+
+    long newest() {
+        return at(size - 1);
+    }
+
+    void add(long now, long count) {
+        if (size + count > times.length) {
+            long[] bigger = new long[(int) Math.max(times.length * 2L, size + count)];
+            for (int i = 0; i < size; i++) {
+                bigger[i] = at(i);
+            }
+            times = bigger;
+            head = 0;
+        }
+        for (long i = 0; i < count; i++) {
+            times[(head + size) % times.length] = now;
+            size++;
+        }
+    }
+
+    boolean isEmpty() {
+        return size == 0;
+    }
+
+    private long at(int i) {
+        return times[(head + i) % times.length];
+    }
+
+    /** The index of the first entry after {@code t} (binary search; entries are in time order). */
+    private int firstAfter(long t) {
+        int lo = 0;
+        int hi = size;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (at(mid) <= t) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** Writes the four reply numbers of one limit, as {@code bucket.lua} does. */
+    void answer(long[] out, int at, Limit limit, long now, long wanted) {
+        long allowed = limit.capacity();
+        long window = limit.windowMicros();
+        long since = now - window;
+        int after = countAfter(since);
+        out[at] = allowed - after;
+        out[at + 1] = after > 0 ? after(since, 1) + window - now : 0;
+        out[at + 2] = after > 0 ? newest() + window - now : 0;
+        out[at + 3] = wanted > allowed ? after(since, (int) (wanted - allowed)) + window - now : 0;
+    }
+
+    @Override
+    public String toString() {
+        long[] copy = new long[size];
+        for (int i = 0; i < size; i++) {
+            copy[i] = at(i);
+        }
+        return Arrays.toString(copy);
+    }
+}
