@@ -1,5 +1,6 @@
 package dev.tollgate;
 
+import dev.tollgate.config.FailureMode;
 import dev.tollgate.spi.KeyResolver;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,9 +25,11 @@ import java.util.regex.Pattern;
  * @param mode       enforce or only observe
  * @param cost       tokens a request takes from each limit; at most every capacity
  * @param algorithm  token bucket or sliding log
+ * @param failureMode what this policy does while Redis fails; {@code null} for the global mode
  */
 public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
-                     String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm) {
+                     String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
+                     FailureMode failureMode) {
 
     /** The characters a policy name may use; it goes into Redis keys and header values as is. */
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
@@ -60,7 +63,7 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
 
     /** A policy of one token-bucket limit set, for every request, by address. */
     public static Policy of(String name, List<Limit> limits, KeyResolver key, RequestMatcher match) {
-        return new Policy(name, limits, Map.of(), key, "custom", match, Mode.ENFORCE, Costs.ONE, Algorithm.TOKEN_BUCKET);
+        return new Policy(name, limits, Map.of(), key, "custom", match, Mode.ENFORCE, Costs.ONE, Algorithm.TOKEN_BUCKET, null);
     }
 
     /**

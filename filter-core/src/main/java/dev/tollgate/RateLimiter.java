@@ -1,8 +1,10 @@
 package dev.tollgate;
 
 import dev.tollgate.config.FailureMode;
+import dev.tollgate.config.RedisSettings;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.BucketKeys;
+import dev.tollgate.internal.Circuit;
 import dev.tollgate.internal.ClientRequest;
 import dev.tollgate.internal.DenialLog;
 import dev.tollgate.internal.HttpContract;
@@ -14,9 +16,10 @@ import dev.tollgate.internal.RedisStore;
 import dev.tollgate.spi.BucketRequest;
 import dev.tollgate.spi.BucketStore;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -39,12 +42,22 @@ public final class RateLimiter implements AutoCloseable {
     private final BucketStore store;
     private final BucketStore fallback;
     private final DenialLog denials = new DenialLog();
-    private final AtomicBoolean storeDown = new AtomicBoolean();
+    private final Circuit circuit;
 
     RateLimiter(TollgateConfig config, BucketStore store, BucketStore fallback) {
+        this(config, store, fallback, System::nanoTime);
+    }
+
+    /** With a clock for the circuit, for tests. */
+    RateLimiter(TollgateConfig config, BucketStore store, BucketStore fallback, LongSupplier nanoTime) {
         this.config = config;
         this.store = store;
         this.fallback = fallback;
+        RedisSettings redis = config.redis();
+        this.circuit = fallback == null ? null : new Circuit(
+                redis == null ? 3 : redis.circuitFailures(),
+                redis == null ? Duration.ofSeconds(1) : redis.circuitOpenFor(),
+                nanoTime, redis == null ? store.name() : redis.describe());
     }
 
     /**
@@ -55,22 +68,21 @@ public final class RateLimiter implements AutoCloseable {
     public static RateLimiter create(TollgateConfig config) {
         LocalStore local = new LocalStore(config.localMaxKeys(), MicroClock.SYSTEM);
         if (config.redis() == null) {
-            LOG.info(() -> Messages.STARTED + ": Tollgate " + (config.enabled() ? "on" : "OFF") + ", in-memory store, policies "
+            LOG.info(() -> Messages.STARTED + ": Tollgate " + (config.enabled() ? "on" : "OFF") + ", in-memory store, "
                     + describe(config));
             return new RateLimiter(config, local, null);
         }
-        RedisStore redis = new RedisStore(JedisPort.standalone(config.redis()));
+        RedisStore redis = new RedisStore(JedisPort.create(config.redis()));
         RateLimiter limiter = new RateLimiter(config, redis, local);
-        LOG.info(() -> Messages.STARTED + ": Tollgate " + (config.enabled() ? "on" : "OFF") + ", Redis store at "
+        LOG.info(() -> Messages.STARTED + ": Tollgate " + (config.enabled() ? "on" : "OFF") + ", store "
                 + config.redis().describe() + " (timeout " + config.redis().timeout().toMillis() + " ms, failure mode "
-                + config.failureMode().name().toLowerCase(java.util.Locale.ROOT) + "), policies " + describe(config));
+                + config.failureMode().name().toLowerCase(java.util.Locale.ROOT) + "), " + describe(config));
         try {
             redis.load(BucketKeys.key(config.keyPrefix(), "load", "tollgate"));
         } catch (RuntimeException e) {
-            limiter.storeDown.set(true);
-            REDIS_LOG.warning(() -> Messages.REDIS_NOT_READY + ": Redis at " + config.redis().describe()
-                    + " does not answer (" + e + "); failure mode '"
-                    + config.failureMode().name().toLowerCase(java.util.Locale.ROOT) + "' applies until it does");
+            limiter.circuit.open(e);
+            REDIS_LOG.warning(() -> Messages.REDIS_NOT_READY + ": " + config.redis().describe()
+                    + " does not answer (" + e + "); the failure mode applies until it does");
         }
         return limiter;
     }
@@ -92,12 +104,14 @@ public final class RateLimiter implements AutoCloseable {
                 sb.append("; ");
             }
             first = false;
-            sb.append(p.name()).append(" [").append(p.mode().name().toLowerCase(java.util.Locale.ROOT))
+            sb.append("policy ").append(p.name()).append(" [").append(p.mode().name().toLowerCase(java.util.Locale.ROOT))
                     .append(", limits ").append(p.limits()).append(", key ").append(p.keyText())
                     .append(", match ").append(p.match())
                     .append(p.cost() != Costs.ONE ? ", cost " + p.cost() : "")
                     .append(p.algorithm() != Algorithm.TOKEN_BUCKET ? ", sliding log" : "")
-                    .append(p.planLimits().isEmpty() ? "" : ", plan limits " + p.planLimits()).append(']');
+                    .append(p.planLimits().isEmpty() ? "" : ", plan limits " + p.planLimits())
+                    .append(p.failureMode() == null ? "" : ", failure mode " + p.failureMode().name().toLowerCase(java.util.Locale.ROOT))
+                    .append(']');
         }
         return sb.toString();
     }
@@ -196,35 +210,67 @@ public final class RateLimiter implements AutoCloseable {
         return key;
     }
 
+    /** The circuit around Redis, or {@code null} with the in-memory store alone. */
+    public Circuit.State circuitState() {
+        return circuit == null ? null : circuit.state();
+    }
+
     private Decision acquire(List<Policy> policies, List<String> clients, List<List<Limit>> limits, String plan,
                              List<BucketRequest> calls) {
-        long[] reply;
-        Decision.Source source;
-        try {
-            reply = store.acquire(calls);
-            source = fallback == null ? Decision.Source.LOCAL : Decision.Source.REDIS;
-            if (fallback != null && storeDown.compareAndSet(true, false)) {
-                REDIS_LOG.info(() -> Messages.REDIS_UP + ": Redis answers again; decisions are shared again");
-            }
-        } catch (RuntimeException e) {
-            if (fallback == null) {
-                throw e;
-            }
-            if (storeDown.compareAndSet(false, true)) {
-                REDIS_LOG.warning(() -> Messages.REDIS_DOWN + ": Redis does not answer (" + e + "); failure mode '"
-                        + config.failureMode().name().toLowerCase(java.util.Locale.ROOT) + "' applies until it does");
-            }
-            switch (config.failureMode()) {
-                case OPEN:
-                    return Decision.noPolicy();
-                case CLOSED:
-                    return new Decision(Decision.Verdict.UNAVAILABLE, List.of(), 1_000_000, Decision.Source.NONE);
-                default:
-                    reply = fallback.acquire(calls);
-                    source = Decision.Source.LOCAL;
+        if (fallback == null) {
+            return toDecision(policies, clients, limits, plan, store.acquire(calls), Decision.Source.LOCAL);
+        }
+        if (circuit.allowsCall()) {
+            try {
+                long[] reply = store.acquire(calls);
+                circuit.success();
+                return toDecision(policies, clients, limits, plan, reply, Decision.Source.REDIS);
+            } catch (RuntimeException e) {
+                circuit.failure(e);
+                REDIS_LOG.log(Level.FINE, "a Redis call failed", e);
             }
         }
-        return toDecision(policies, clients, limits, plan, reply, source);
+        return degraded(policies, clients, limits, plan, calls);
+    }
+
+    /**
+     * The decision while Redis fails, each policy by its failure mode: {@code closed} policies
+     * refuse the request with 503, {@code open} ones step aside, {@code local} ones decide with
+     * this node's memory.
+     */
+    private Decision degraded(List<Policy> policies, List<String> clients, List<List<Limit>> limits, String plan,
+                              List<BucketRequest> calls) {
+        List<PolicyResult> closed = new ArrayList<>(0);
+        List<Integer> local = new ArrayList<>(policies.size());
+        for (int i = 0; i < policies.size(); i++) {
+            Policy p = policies.get(i);
+            FailureMode mode = p.failureMode() != null ? p.failureMode() : config.failureMode();
+            if (mode == FailureMode.CLOSED && p.mode() == Mode.ENFORCE) {
+                closed.add(new PolicyResult(p, clients.get(i), plan, List.of()));
+            } else if (mode == FailureMode.LOCAL) {
+                local.add(i);
+            }
+        }
+        if (!closed.isEmpty()) {
+            return new Decision(Decision.Verdict.UNAVAILABLE, closed, 1_000_000, Decision.Source.NONE);
+        }
+        if (local.isEmpty()) {
+            return Decision.noPolicy();
+        }
+        if (local.size() == policies.size()) {
+            return toDecision(policies, clients, limits, plan, fallback.acquire(calls), Decision.Source.LOCAL);
+        }
+        List<Policy> p2 = new ArrayList<>(local.size());
+        List<String> c2 = new ArrayList<>(local.size());
+        List<List<Limit>> l2 = new ArrayList<>(local.size());
+        List<BucketRequest> r2 = new ArrayList<>(local.size());
+        for (int i : local) {
+            p2.add(policies.get(i));
+            c2.add(clients.get(i));
+            l2.add(limits.get(i));
+            r2.add(calls.get(i));
+        }
+        return toDecision(p2, c2, l2, plan, fallback.acquire(r2), Decision.Source.LOCAL);
     }
 
     static Decision toDecision(List<Policy> policies, List<String> clients, List<List<Limit>> limits, String plan,

@@ -211,11 +211,19 @@ class RateLimiterTest {
         }
     }
 
-    /** A store that always fails, as Redis does when it is down. */
+    /** A store that fails while {@code down}, as Redis does when it is down, and counts its calls. */
     static final class BrokenStore implements BucketStore {
+        volatile boolean down = true;
+        final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        final LocalStore healthy = new LocalStore(1_000, () -> 0L);
+
         @Override
         public long[] acquire(List<BucketRequest> requests) {
-            throw new IllegalStateException("connection refused");
+            calls.incrementAndGet();
+            if (down) {
+                throw new IllegalStateException("connection refused");
+            }
+            return healthy.acquire(requests);
         }
 
         @Override
@@ -389,5 +397,59 @@ class RateLimiterTest {
         ConfigException burst = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, () -> limiter(
                 "tollgate.policy.default.limits", "3/s burst 6", "tollgate.policy.default.algorithm", "sliding-log"));
         assertTrue(burst.getMessage().contains("takes no burst"), burst.getMessage());
+    }
+
+    @Test
+    void eachPolicyMayHaveItsOwnFailureMode() {
+        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+                "tollgate.policies", "api,login,reports",
+                "tollgate.policy.api.limits", "1/min",
+                "tollgate.policy.login.limits", "1/min",
+                "tollgate.policy.login.match", "POST /login",
+                "tollgate.policy.login.failure-mode", "closed",
+                "tollgate.policy.reports.limits", "1/min",
+                "tollgate.policy.reports.match", "/reports/**",
+                "tollgate.policy.reports.failure-mode", "open"))), null);
+        RateLimiter rl = new RateLimiter(c, new BrokenStore(), new LocalStore(1_000, clock::nowMicros));
+        Decision api = rl.check(TestRequest.get("/items"));
+        assertEquals(Decision.Source.LOCAL, api.source(), "api follows the global mode: local");
+        assertFalse(rl.check(TestRequest.get("/items")).allowed());
+        Decision login = rl.check(TestRequest.get("/login").method("POST"));
+        assertEquals(Decision.Verdict.UNAVAILABLE, login.verdict(), "login is closed while Redis is down");
+        HttpAnswer a = rl.answer(login);
+        assertEquals(503, a.status());
+        assertTrue(a.body().contains("temporary-reduced-capacity") && a.body().contains("\"violated-policies\":[\"login\"]"), a.body());
+        Decision reports = rl.check(TestRequest.get("/reports/q").from("198.51.100.8"));
+        assertTrue(reports.allowed());
+        assertEquals(List.of("api"), names(reports), "reports is open and steps aside; api still limits locally");
+        Decision again = rl.check(TestRequest.get("/reports/q").from("198.51.100.8"));
+        assertEquals(List.of("api"), again.denying().stream().map(r -> r.policy().name()).collect(Collectors.toList()));
+    }
+
+    @Test
+    void anOpenCircuitStopsCallingRedisThenProbesAndRecovers() {
+        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+                "tollgate.policy.default.limits", "100/s",
+                "tollgate.redis.uri", "redis://unused:6379",
+                "tollgate.redis.circuit.failures", "3",
+                "tollgate.redis.circuit.open-for", "1s"))), null);
+        BrokenStore redis = new BrokenStore();
+        java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+        RateLimiter rl = new RateLimiter(c, redis, new LocalStore(1_000, clock::nowMicros), nanos::get);
+        for (int i = 0; i < 100; i++) {
+            assertTrue(rl.check(TestRequest.get("/")).allowed(), "the local store decides meanwhile");
+        }
+        assertEquals(3, redis.calls.get(), "after three failures Redis is not called any more");
+        assertEquals(dev.tollgate.internal.Circuit.State.OPEN, rl.circuitState());
+        nanos.addAndGet(1_000_000_000L);
+        rl.check(TestRequest.get("/"));
+        assertEquals(4, redis.calls.get(), "one probe after a second");
+        redis.down = false;
+        nanos.addAndGet(2_000_000_000L);
+        Decision back = rl.check(TestRequest.get("/"));
+        assertEquals(Decision.Source.REDIS, back.source(), "the probe succeeded");
+        assertEquals(dev.tollgate.internal.Circuit.State.CLOSED, rl.circuitState());
+        rl.check(TestRequest.get("/"));
+        assertEquals(6, redis.calls.get(), "and every request goes to Redis again");
     }
 }

@@ -19,6 +19,14 @@ public final class ConfigKeys {
     public static final String REDIS_FAILURE_MODE = "tollgate.redis.failure-mode";
     public static final String REDIS_POOL_SIZE = "tollgate.redis.pool-size";
     public static final String REDIS_KEY_PREFIX = "tollgate.redis.key-prefix";
+    public static final String REDIS_CLUSTER = "tollgate.redis.cluster";
+    public static final String REDIS_SENTINEL_MASTER = "tollgate.redis.sentinel.master";
+    public static final String REDIS_SENTINEL_NODES = "tollgate.redis.sentinel.nodes";
+    public static final String REDIS_USER = "tollgate.redis.user";
+    public static final String REDIS_PASSWORD = "tollgate.redis.password";
+    public static final String REDIS_TLS = "tollgate.redis.tls";
+    public static final String REDIS_CIRCUIT_FAILURES = "tollgate.redis.circuit.failures";
+    public static final String REDIS_CIRCUIT_OPEN_FOR = "tollgate.redis.circuit.open-for";
     public static final String POLICIES = "tollgate.policies";
     public static final String HEADERS = "tollgate.headers";
     public static final String LOCAL_MAX_KEYS = "tollgate.local.max-keys";
@@ -40,6 +48,7 @@ public final class ConfigKeys {
     public static final String POLICY_MODE = "tollgate.policy.<name>.mode";
     public static final String POLICY_COST = "tollgate.policy.<name>.cost";
     public static final String POLICY_ALGORITHM = "tollgate.policy.<name>.algorithm";
+    public static final String POLICY_FAILURE_MODE = "tollgate.policy.<name>.failure-mode";
     public static final String POLICY_PLAN_LIMITS = "tollgate.policy.<name>.limits.<plan>";
     public static final String PLAN_ROLE = "tollgate.plan.<plan>.role";
     public static final String PLAN_VALUE = "tollgate.plan.<plan>.value";
@@ -56,10 +65,18 @@ public final class ConfigKeys {
             new Key(ENABLED, "true", "`false` turns Tollgate off: every request passes, no header is added"),
             new Key(REDIS_URI, "(unset: in-memory store)",
                     "standalone Redis, `redis://[user:password@]host[:port][/db]`, or `rediss://` for TLS"),
-            new Key(REDIS_TIMEOUT, "100ms", "time budget of one Redis call (connect, borrow, answer), e.g. `50ms`, `1s`"),
+            new Key(REDIS_CLUSTER, "(unset)", "Redis Cluster seed nodes, `host:port` separated by `,`"),
+            new Key(REDIS_SENTINEL_MASTER, "(unset)", "the master's name for Sentinel, with `tollgate.redis.sentinel.nodes`"),
+            new Key(REDIS_SENTINEL_NODES, "(unset)", "the sentinels, `host:port` separated by `,`"),
+            new Key(REDIS_USER, "(from the URI)", "ACL user name"),
+            new Key(REDIS_PASSWORD, "(from the URI)", "password (never logged)"),
+            new Key(REDIS_TLS, "false", "TLS for Cluster and Sentinel (a standalone URI says `rediss://`)"),
+            new Key(REDIS_TIMEOUT, "100ms", "time budget of one Redis call, borrow, connect and answer together, e.g. `50ms`, `1s`"),
             new Key(REDIS_FAILURE_MODE, "local",
                     "when Redis fails: `local` (decide on this node's memory), `open` (let through), `closed` (answer 503)"),
-            new Key(REDIS_POOL_SIZE, "16", "most connections to Redis per filter"),
+            new Key(REDIS_CIRCUIT_FAILURES, "3", "consecutive Redis failures that open the circuit (stop calling Redis)"),
+            new Key(REDIS_CIRCUIT_OPEN_FOR, "1s", "how long the circuit stays open before one request probes Redis; doubles while probes fail, up to 30s"),
+            new Key(REDIS_POOL_SIZE, "16", "most connections per Redis server"),
             new Key(REDIS_KEY_PREFIX, "tollgate:", "prefix of every Redis key"),
             new Key(POLICIES, "default", "names of the policies, comma-separated, in order of precedence"),
             new Key(POLICY_LIMITS, "(required)", "one or more limits, e.g. `10/s burst 20; 1000/day`"),
@@ -70,6 +87,7 @@ public final class ConfigKeys {
             new Key(POLICY_MODE, "enforce", "`enforce` (answer 429) or `shadow` (log and let through)"),
             new Key(POLICY_COST, "1", "tokens a request takes: a number, or `<cost> [METHOD] /pattern` entries tried in order"
                     + " (`10 GET /export/**, 1`); at most the smallest burst of the policy"),
+            new Key(POLICY_FAILURE_MODE, "(tollgate.redis.failure-mode)", "this policy's own failure mode: `local`, `open` or `closed`"),
             new Key(POLICY_ALGORITHM, "token-bucket",
                     "`token-bucket`, or `sliding-log` (at most N in any window, exactly; N up to 10000)"),
             new Key(POLICY_PLAN_LIMITS, "(the policy's limits)", "the limits of clients on plan `<plan>`"),

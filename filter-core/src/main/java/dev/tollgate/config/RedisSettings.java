@@ -1,41 +1,61 @@
 package dev.tollgate.config;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
- * How to reach a standalone Redis.
+ * How to reach Redis: one server, a Cluster, or a master watched by Sentinels.
  *
  * <p>The password is never part of {@link #toString()} or {@link #describe()}.
  *
- * @param host     host name or address
- * @param port     port
- * @param tls      {@code rediss://}
- * @param user     ACL user, or {@code null}
- * @param password password, or {@code null}
- * @param database database index
- * @param timeout  the time budget of one call
- * @param poolSize most connections
+ * @param topology      standalone, cluster or sentinel
+ * @param nodes         {@code host:port} of the server, of the cluster's seed nodes, or of the sentinels
+ * @param masterName    the name the sentinels know the master by; {@code null} otherwise
+ * @param tls           TLS to Redis ({@code rediss://}, or {@code tollgate.redis.tls})
+ * @param user          ACL user, or {@code null}
+ * @param password      password, or {@code null}
+ * @param database      database index (standalone and sentinel)
+ * @param timeout       the time budget of one call
+ * @param poolSize      most connections per server
+ * @param circuitFailures consecutive failures that open the circuit
+ * @param circuitOpenFor  how long the circuit stays open before a probe, the first time
  */
-public record RedisSettings(String host, int port, boolean tls, String user, String password, int database,
-                            Duration timeout, int poolSize) {
+public record RedisSettings(Topology topology, List<String> nodes, String masterName, boolean tls, String user,
+                            String password, int database, Duration timeout, int poolSize, int circuitFailures,
+                            Duration circuitOpenFor) {
 
-    /** The URI with the password masked, for logs. */
+    /** Where the data lives. */
+    public enum Topology {
+        STANDALONE, CLUSTER, SENTINEL
+    }
+
+    public RedisSettings {
+        nodes = List.copyOf(nodes);
+    }
+
+    /** A standalone Redis with default circuit settings, for tests and programmatic use. */
+    public static RedisSettings standalone(String host, int port, Duration timeout) {
+        return new RedisSettings(Topology.STANDALONE, List.of(hostPort(host, port)), null, false, null, null, 0,
+                timeout, 16, 3, Duration.ofSeconds(1));
+    }
+
+    static String hostPort(String host, int port) {
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    /** Where and how, for logs: never the password. */
     public String describe() {
-        StringBuilder sb = new StringBuilder(tls ? "rediss://" : "redis://");
-        if (user != null || password != null) {
-            if (user != null) {
-                sb.append(user);
-            }
-            if (password != null) {
-                sb.append(":****");
-            }
-            sb.append('@');
+        String credentials = (user != null ? user : "") + (password != null ? ":****" : "");
+        String auth = credentials.isEmpty() ? "" : credentials + "@";
+        switch (topology) {
+            case CLUSTER:
+                return "Redis Cluster " + auth + nodes + (tls ? " (TLS)" : "");
+            case SENTINEL:
+                return "Redis master '" + masterName + "' via sentinels " + auth + nodes + (tls ? " (TLS)" : "")
+                        + (database != 0 ? " db " + database : "");
+            default:
+                return (tls ? "rediss://" : "redis://") + auth + nodes.get(0) + (database != 0 ? "/" + database : "");
         }
-        sb.append(host.contains(":") ? "[" + host + "]" : host).append(':').append(port);
-        if (database != 0) {
-            sb.append('/').append(database);
-        }
-        return sb.toString();
     }
 
     @Override

@@ -100,13 +100,8 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         boolean jaxrsGlobal = r.parse(ConfigKeys.JAXRS_GLOBAL, false, "'true' or 'false'", TollgateConfig::bool);
         ClientAddresses addresses = r.clientAddresses();
         AllowList allowList = r.parse(ConfigKeys.ALLOW_LIST, AllowList.NONE, AllowList.SYNTAX, AllowList::parse);
-        Duration jitter = r.parse(ConfigKeys.RETRY_AFTER_JITTER, Duration.ZERO, "from 0s to 1h: " + Durations.SYNTAX, v -> {
-            Duration d = Durations.parse(v);
-            if (d.isNegative() || d.compareTo(Duration.ofHours(1)) > 0) {
-                throw new IllegalArgumentException("it is outside 0s..1h");
-            }
-            return d;
-        });
+        Duration jitter = r.parse(ConfigKeys.RETRY_AFTER_JITTER, Duration.ZERO, "from 0s to 1h: " + Durations.SYNTAX,
+                v -> durationIn(v, Duration.ZERO, Duration.ofHours(1)));
         Plans plans = r.plans(addresses);
 
         Map<String, KeyResolverProvider> providers;
@@ -203,22 +198,56 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         }
 
         RedisSettings redis() {
-            Optional<ConfigValue> uri = lookup.get(ConfigKeys.REDIS_URI);
             Duration timeout = parse(ConfigKeys.REDIS_TIMEOUT, Duration.ofMillis(100),
-                    "from 1ms to 60s: " + Durations.SYNTAX, v -> {
-                        Duration d = Durations.parse(v);
-                        if (d.compareTo(Duration.ofMillis(1)) < 0 || d.compareTo(MAX_TIMEOUT) > 0) {
-                            throw new IllegalArgumentException("it is outside 1ms..60s");
-                        }
-                        return d;
-                    });
+                    "from 1ms to 60s: " + Durations.SYNTAX, v -> durationIn(v, Duration.ofMillis(1), MAX_TIMEOUT));
             int pool = parse(ConfigKeys.REDIS_POOL_SIZE, 16, "a whole number from 1 to 1024", v -> intIn(v, 1, 1024));
-            if (uri.isEmpty()) {
+            int failures = parse(ConfigKeys.REDIS_CIRCUIT_FAILURES, 3, "a whole number from 1 to 1000", v -> intIn(v, 1, 1000));
+            Duration openFor = parse(ConfigKeys.REDIS_CIRCUIT_OPEN_FOR, Duration.ofSeconds(1),
+                    "from 10ms to 5min: " + Durations.SYNTAX, v -> durationIn(v, Duration.ofMillis(10), Duration.ofMinutes(5)));
+            boolean tls = parse(ConfigKeys.REDIS_TLS, false, "'true' or 'false'", TollgateConfig::bool);
+            String user = lookup.get(ConfigKeys.REDIS_USER).map(ConfigValue::value).orElse(null);
+            String password = lookup.get(ConfigKeys.REDIS_PASSWORD).map(ConfigValue::value).orElse(null);
+
+            Optional<ConfigValue> uri = lookup.get(ConfigKeys.REDIS_URI);
+            Optional<ConfigValue> cluster = lookup.get(ConfigKeys.REDIS_CLUSTER);
+            Optional<ConfigValue> master = lookup.get(ConfigKeys.REDIS_SENTINEL_MASTER);
+            Optional<ConfigValue> sentinels = lookup.get(ConfigKeys.REDIS_SENTINEL_NODES);
+            int topologies = (uri.isPresent() ? 1 : 0) + (cluster.isPresent() ? 1 : 0)
+                    + (master.isPresent() || sentinels.isPresent() ? 1 : 0);
+            if (topologies > 1) {
+                problems.add(Messages.BAD_VALUE + ": more than one of " + ConfigKeys.REDIS_URI + ", " + ConfigKeys.REDIS_CLUSTER
+                        + " and " + ConfigKeys.REDIS_SENTINEL_MASTER + " is set. Accepted: exactly one Redis topology");
                 return null;
             }
-            ConfigValue shown = new ConfigValue(uri.get().key(), maskPassword(uri.get().value()), uri.get().source());
-            return parse(shown, null, "'redis://[user:password@]host[:port][/db]' or 'rediss://...' for TLS",
-                    ignored -> redisUri(uri.get().value(), timeout, pool));
+            if (uri.isPresent()) {
+                ConfigValue shown = new ConfigValue(uri.get().key(), maskPassword(uri.get().value()), uri.get().source());
+                RedisSettings s = parse(shown, null, "'redis://[user:password@]host[:port][/db]' or 'rediss://...' for TLS",
+                        ignored -> redisUri(uri.get().value(), timeout, pool, failures, openFor));
+                if (s == null) {
+                    return null;
+                }
+                return new RedisSettings(s.topology(), s.nodes(), null, s.tls(), user != null ? user : s.user(),
+                        password != null ? password : s.password(), s.database(), timeout, pool, failures, openFor);
+            }
+            if (cluster.isPresent()) {
+                List<String> nodes = parse(cluster.get(), null, NODES, TollgateConfig::nodes);
+                return nodes == null ? null : new RedisSettings(RedisSettings.Topology.CLUSTER, nodes, null, tls, user,
+                        password, 0, timeout, pool, failures, openFor);
+            }
+            if (master.isPresent() || sentinels.isPresent()) {
+                if (master.isEmpty()) {
+                    problems.add(Messages.missing(ConfigKeys.REDIS_SENTINEL_MASTER, "'mymaster', the name the sentinels monitor"));
+                    return null;
+                }
+                if (sentinels.isEmpty()) {
+                    problems.add(Messages.missing(ConfigKeys.REDIS_SENTINEL_NODES, "'10.0.0.1:26379, 10.0.0.2:26379'"));
+                    return null;
+                }
+                List<String> nodes = parse(sentinels.get(), null, NODES, TollgateConfig::nodes);
+                return nodes == null ? null : new RedisSettings(RedisSettings.Topology.SENTINEL, nodes, master.get().value(),
+                        tls, user, password, 0, timeout, pool, failures, openFor);
+            }
+            return null;
         }
 
         ClientAddresses clientAddresses() {
@@ -318,6 +347,8 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             String algorithmKey = ConfigKeys.policy(name, ConfigKeys.POLICY_ALGORITHM);
             Algorithm algorithm = parse(algorithmKey, Algorithm.TOKEN_BUCKET, "'token-bucket' or 'sliding-log'",
                     v -> Algorithm.valueOf(v.toUpperCase(Locale.ROOT).replace('-', '_')));
+            FailureMode failureMode = parse(ConfigKeys.policy(name, ConfigKeys.POLICY_FAILURE_MODE), null,
+                    "'local', 'open' or 'closed'", v -> FailureMode.valueOf(v.toUpperCase(Locale.ROOT)));
             if (problems.size() > before) {
                 return null;
             }
@@ -345,7 +376,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             if (problems.size() > before) {
                 return null;
             }
-            return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm);
+            return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode);
         }
 
         private static String reason(RuntimeException e) {
@@ -357,7 +388,50 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         }
     }
 
-    static RedisSettings redisUri(String text, Duration timeout, int poolSize) {
+    static final String NODES = "'host:port' entries separated by ',', e.g. '10.0.0.1:7000, 10.0.0.2:7001'";
+
+    static Duration durationIn(String v, Duration min, Duration max) {
+        Duration d = Durations.parse(v);
+        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw new IllegalArgumentException("it is outside " + Durations.format(min) + ".." + Durations.format(max));
+        }
+        return d;
+    }
+
+    /** {@code host:port} entries; hosts may be names, IPv4 or bracketed IPv6. */
+    static List<String> nodes(String text) {
+        List<String> out = new ArrayList<>();
+        for (String raw : text.split(",")) {
+            String n = raw.trim();
+            if (n.isEmpty()) {
+                continue;
+            }
+            int colon = n.lastIndexOf(':');
+            if (colon <= 0 || colon == n.length() - 1) {
+                throw new IllegalArgumentException("'" + n + "' is not host:port");
+            }
+            String host = n.substring(0, colon);
+            if (host.startsWith("[") != host.endsWith("]") || !host.matches("[A-Za-z0-9.\\-\\[\\]:]+")) {
+                throw new IllegalArgumentException("'" + host + "' is not a host name or address");
+            }
+            int port;
+            try {
+                port = Integer.parseInt(n.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + n + "': the port is not a number");
+            }
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("'" + n + "': the port must be from 1 to 65535");
+            }
+            out.add(n);
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("no node given");
+        }
+        return List.copyOf(out);
+    }
+
+    static RedisSettings redisUri(String text, Duration timeout, int poolSize, int circuitFailures, Duration circuitOpenFor) {
         URI uri;
         try {
             uri = new URI(text);
@@ -408,7 +482,8 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         if (uri.getQuery() != null || uri.getFragment() != null) {
             throw new IllegalArgumentException("it must not have a query or fragment");
         }
-        return new RedisSettings(host, port, scheme.equals("rediss"), user, password, db, timeout, poolSize);
+        return new RedisSettings(RedisSettings.Topology.STANDALONE, List.of(RedisSettings.hostPort(host, port)), null,
+                scheme.equals("rediss"), user, password, db, timeout, poolSize, circuitFailures, circuitOpenFor);
     }
 
     /** The URI with any password replaced by ****, for messages. */

@@ -17,6 +17,23 @@ public final class Durations {
     private Durations() {
     }
 
+    /** A duration as an operator writes it: {@code 1ms}, {@code 60s}, {@code 5min}, {@code 1h}. */
+    public static String format(Duration d) {
+        if (d.isZero()) {
+            return "0s";
+        }
+        if (d.toNanos() % 3_600_000_000_000L == 0) {
+            return d.toHours() + "h";
+        }
+        if (d.toNanos() % 60_000_000_000L == 0 && d.toSeconds() > 60) {
+            return d.toMinutes() + "min";
+        }
+        if (d.toNanos() % 1_000_000_000L == 0) {
+            return d.toSeconds() + "s";
+        }
+        return d.toMillis() + "ms";
+    }
+
     public static Duration parse(String text) {
         String t = text.trim().toLowerCase(Locale.ROOT);
         Matcher m = SIMPLE.matcher(t);

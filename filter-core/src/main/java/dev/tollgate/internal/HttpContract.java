@@ -24,6 +24,7 @@ import java.util.List;
 public final class HttpContract {
 
     public static final String QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+    public static final String REDUCED_CAPACITY = "https://iana.org/assignments/http-problem-types#temporary-reduced-capacity";
 
     private HttpContract() {
     }
@@ -55,10 +56,16 @@ public final class HttpContract {
             }
             default: {
                 headers.add(new Header("Retry-After", "1"));
+                StringBuilder names = new StringBuilder();
+                for (PolicyResult r : decision.results()) {
+                    names.append(names.length() > 0 ? "," : "").append('"').append(r.policy().name()).append('"');
+                }
                 return new HttpAnswer(503, headers, "application/problem+json",
-                        "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,"
-                                + "\"detail\":\"The rate limiter cannot reach its store and is configured to refuse"
-                                + " requests until it can.\"}");
+                        "{\"type\":\"" + REDUCED_CAPACITY + "\","
+                                + "\"title\":\"Request cannot be satisfied due to temporary server capacity constraints\","
+                                + "\"status\":503,"
+                                + "\"detail\":\"The rate limiter cannot reach its store, and these policies refuse requests"
+                                + " until it can.\",\"violated-policies\":[" + names + "],\"retry-after\":1}");
             }
         }
     }

@@ -1,36 +1,61 @@
 package dev.tollgate.internal;
 
 import dev.tollgate.config.RedisSettings;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
-/** {@link RedisPort} over a Jedis 8 client. Thread-safe: Jedis clients pool their connections. */
+/**
+ * {@link RedisPort} over a Jedis 8 client: standalone, Cluster or Sentinel. Thread-safe: Jedis
+ * clients pool their connections.
+ *
+ * <p>The time budget {@code t} of a call is split so that no call waits longer than {@code t}
+ * for Redis, whatever fails: at most {@code t/4} waiting for a pooled connection, {@code t/4}
+ * connecting, {@code t/2} for the answer. A call that fails on a connection Redis closed (a
+ * restart) is tried once more on a fresh connection, within the same budget.
+ */
 public final class JedisPort implements RedisPort {
 
     private final UnifiedJedis jedis;
     private final String description;
+    private final boolean clustered;
+    private final Runnable dropIdleConnections;
+    private final long retryWithinNanos;
 
-    JedisPort(UnifiedJedis jedis, String description) {
+    JedisPort(UnifiedJedis jedis, String description, boolean clustered, Runnable dropIdleConnections, Duration timeout) {
         this.jedis = jedis;
         this.description = description;
+        this.clustered = clustered;
+        this.dropIdleConnections = dropIdleConnections;
+        this.retryWithinNanos = timeout.toNanos() / 4;
     }
 
-    /** A pooled client for a standalone Redis, with every wait bounded by the settings' timeout. */
-    public static JedisPort standalone(RedisSettings settings) {
-        int timeoutMillis = (int) Math.max(1, settings.timeout().toMillis());
+    /** A client for the configured topology. It connects lazily: nothing fails here if Redis is down. */
+    public static JedisPort create(RedisSettings settings) {
+        Duration t = settings.timeout();
+        int borrow = millis(t, 4);
+        int connect = millis(t, 4);
+        int read = millis(t, 2);
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis(timeoutMillis)
-                .socketTimeoutMillis(timeoutMillis)
+                .connectionTimeoutMillis(connect)
+                .socketTimeoutMillis(read)
                 .clientName("tollgate")
-                .database(settings.database())
                 .ssl(settings.tls());
         if (settings.user() != null) {
             config.user(settings.user());
@@ -38,12 +63,62 @@ public final class JedisPort implements RedisPort {
         if (settings.password() != null) {
             config.password(settings.password());
         }
-        RedisClient client = RedisClient.builder()
-                .hostAndPort(new HostAndPort(settings.host(), settings.port()))
-                .clientConfig(config.build())
-                .poolConfig(poolConfig(settings.poolSize(), settings.timeout()))
-                .build();
-        return new JedisPort(client, settings.describe());
+        ConnectionPoolConfig pool = poolConfig(settings.poolSize(), Duration.ofMillis(borrow));
+        switch (settings.topology()) {
+            case CLUSTER: {
+                RedisClusterClient client = RedisClusterClient.builder()
+                        .nodes(hosts(settings.nodes()))
+                        .clientConfig(config.build())
+                        .poolConfig(pool)
+                        .maxAttempts(2)
+                        .maxTotalRetriesDuration(t)
+                        .build();
+                return new JedisPort(client, settings.describe(), true, () -> { }, t);
+            }
+            case SENTINEL: {
+                DefaultJedisClientConfig.Builder sentinelConfig = DefaultJedisClientConfig.builder()
+                        .connectionTimeoutMillis(connect).socketTimeoutMillis(read).ssl(settings.tls());
+                RedisSentinelClient client = RedisSentinelClient.builder()
+                        .masterName(settings.masterName())
+                        .sentinels(hosts(settings.nodes()))
+                        .clientConfig(config.database(settings.database()).build())
+                        .sentinelClientConfig(sentinelConfig.build())
+                        .poolConfig(pool)
+                        .build();
+                return new JedisPort(client, settings.describe(), false,
+                        () -> client.getPrimaryNodesConnectionMap().values().forEach(p -> p.clear()), t);
+            }
+            default: {
+                RedisClient client = RedisClient.builder()
+                        .hostAndPort(hosts(settings.nodes()).iterator().next())
+                        .clientConfig(config.database(settings.database()).build())
+                        .poolConfig(pool)
+                        .build();
+                return new JedisPort(client, settings.describe(), false, () -> client.getPool().clear(), t);
+            }
+        }
+    }
+
+    /** A standalone client, as {@link #create} makes it. */
+    public static JedisPort standalone(RedisSettings settings) {
+        return create(settings);
+    }
+
+    private static int millis(Duration budget, int share) {
+        return (int) Math.max(1, budget.toMillis() / share);
+    }
+
+    static Set<HostAndPort> hosts(List<String> nodes) {
+        Set<HostAndPort> out = new LinkedHashSet<>();
+        for (String n : nodes) {
+            int colon = n.lastIndexOf(':');
+            String host = n.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            out.add(new HostAndPort(host, Integer.parseInt(n.substring(colon + 1))));
+        }
+        return out;
     }
 
     static ConnectionPoolConfig poolConfig(int size, Duration maxWait) {
@@ -62,28 +137,70 @@ public final class JedisPort implements RedisPort {
         return pool;
     }
 
+    /** Whether keys of one call must share a hash slot. */
+    @Override
+    public boolean clustered() {
+        return clustered;
+    }
+
+    @Override
+    public int slot(String key) {
+        return JedisClusterCRC16.getSlot(key);
+    }
+
     @Override
     public List<Long> evalsha(String sha1, List<String> keys, List<String> args) {
-        try {
-            return longs(jedis.evalsha(sha1, keys, args));
-        } catch (JedisNoScriptException e) {
-            throw new NoScriptException(e);
-        } catch (JedisDataException e) {
-            if (e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT")) {
+        return call(() -> {
+            try {
+                return longs(jedis.evalsha(sha1, keys, args));
+            } catch (JedisNoScriptException e) {
                 throw new NoScriptException(e);
+            } catch (JedisDataException e) {
+                if (e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT")) {
+                    throw new NoScriptException(e);
+                }
+                throw e;
             }
-            throw e;
-        }
+        });
     }
 
     @Override
     public List<Long> eval(String script, List<String> keys, List<String> args) {
-        return longs(jedis.eval(script, keys, args));
+        return call(() -> longs(jedis.eval(script, keys, args)));
     }
 
     @Override
     public String scriptLoad(String script, String routingKey) {
-        return jedis.scriptLoad(script, routingKey);
+        return call(() -> jedis.scriptLoad(script, routingKey));
+    }
+
+    /**
+     * Runs a call, and once more if it failed quickly on a connection that Redis had closed:
+     * after a restart every pooled connection is dead, and the first request on each must not
+     * be the one that pays for it.
+     */
+    private <T> T call(Supplier<T> action) {
+        long start = System.nanoTime();
+        try {
+            return action.get();
+        } catch (JedisConnectionException e) {
+            if (!staleConnection(e) || System.nanoTime() - start > retryWithinNanos) {
+                throw e;
+            }
+            dropIdleConnections.run();
+            return action.get();
+        }
+    }
+
+    /** A failure on an established connection (reset, closed), not a timeout or a refusal. */
+    private static boolean staleConnection(JedisConnectionException e) {
+        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof SocketTimeoutException || t instanceof ConnectException) {
+                return false;
+            }
+        }
+        String m = String.valueOf(e.getMessage());
+        return !m.contains("Could not get a resource") && !m.contains("Failed to connect");
     }
 
     @Override

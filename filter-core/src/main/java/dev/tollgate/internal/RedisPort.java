@@ -27,6 +27,16 @@ public interface RedisPort extends AutoCloseable {
      */
     String scriptLoad(String script, String routingKey);
 
+    /** Whether the keys of one call must share a hash slot (Redis Cluster). */
+    default boolean clustered() {
+        return false;
+    }
+
+    /** The Cluster hash slot of a key (0 outside a cluster). */
+    default int slot(String key) {
+        return 0;
+    }
+
     /** A description safe to log: no password. */
     String describe();
 

@@ -12,25 +12,35 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * Token buckets in Redis: every decision is one {@code EVALSHA} of {@code bucket.lua}, which reads
- * the clock from Redis {@code TIME}, so application servers with skewed clocks agree.
+ * Token buckets and sliding logs in Redis: every decision is one {@code EVALSHA} of
+ * {@code bucket.lua}, which reads the clock from Redis {@code TIME}, so application servers with
+ * skewed clocks agree.
  *
  * <p>The script is loaded with {@code SCRIPT LOAD} at start; when Redis has lost it (restart,
  * failover) the call that meets {@code NOSCRIPT} sends it whole with {@code EVAL} and loads it
  * again, and no client sees an error.
+ *
+ * <p>With Redis Cluster, the keys of one request share a slot when their clients do (the client
+ * is the hash tag), and then the call is as atomic as anywhere. When they do not (a policy by
+ * address and one by user, say), every slot is first asked without writing; only if all admit
+ * does each take, and if a slot refuses meanwhile the ones that took are refunded
+ * ({@code refund.lua}), so a refused request still takes nothing.
  *
  * <p>Thread-safe.
  */
 public final class RedisStore implements BucketStore {
 
     /** The bucket script, read from the class path once. */
-    public static final String SCRIPT = readScript();
+    public static final String SCRIPT = readScript("bucket.lua");
     /** Its SHA-1, as Redis names it. */
     public static final String SHA1 = sha1(SCRIPT);
+    static final String REFUND = readScript("refund.lua");
 
     private final RedisPort redis;
     private final LongSupplier clockOverride;
@@ -64,9 +74,118 @@ public final class RedisStore implements BucketStore {
 
     @Override
     public long[] acquire(List<BucketRequest> requests) {
+        if (requests.size() > 1 && redis.clustered()) {
+            Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
+            for (int i = 0; i < requests.size(); i++) {
+                bySlot.computeIfAbsent(redis.slot(requests.get(i).key()), s -> new ArrayList<>()).add(i);
+            }
+            if (bySlot.size() > 1) {
+                return acquireAcrossSlots(requests, new ArrayList<>(bySlot.values()));
+            }
+        }
+        long[] reply = call(requests, false);
+        return java.util.Arrays.copyOf(reply, reply.length - 1);
+    }
+
+    /** Asks every slot first, then takes slot by slot, refunding if a slot refuses meanwhile. */
+    private long[] acquireAcrossSlots(List<BucketRequest> requests, List<List<Integer>> groups) {
+        int limits = 0;
+        int[] offsets = new int[requests.size()];
+        for (int i = 0; i < requests.size(); i++) {
+            offsets[i] = limits;
+            limits += requests.get(i).limits().size();
+        }
+        long[] out = new long[limits * 4];
+        boolean admitted = true;
+        for (List<Integer> g : groups) {
+            long[] dry = call(pick(requests, g), true);
+            place(out, dry, requests, g, offsets);
+            admitted &= enforcingAdmit(dry, requests, g);
+        }
+        if (!admitted) {
+            return out;
+        }
+        List<List<Integer>> taken = new ArrayList<>();
+        List<Long> times = new ArrayList<>();
+        for (List<Integer> g : groups) {
+            long[] reply = call(pick(requests, g), false);
+            place(out, reply, requests, g, offsets);
+            if (!enforcingAdmit(reply, requests, g)) {
+                for (int t = 0; t < taken.size(); t++) {
+                    refund(pick(requests, taken.get(t)), times.get(t));
+                }
+                return out;
+            }
+            taken.add(g);
+            times.add(reply[reply.length - 1]);
+        }
+        return out;
+    }
+
+    private static List<BucketRequest> pick(List<BucketRequest> requests, List<Integer> indexes) {
+        List<BucketRequest> out = new ArrayList<>(indexes.size());
+        for (int i : indexes) {
+            out.add(requests.get(i));
+        }
+        return out;
+    }
+
+    private static void place(long[] out, long[] reply, List<BucketRequest> requests, List<Integer> group, int[] offsets) {
+        int at = 0;
+        for (int i : group) {
+            int n = requests.get(i).limits().size() * 4;
+            System.arraycopy(reply, at, out, offsets[i] * 4, n);
+            at += n;
+        }
+    }
+
+    private static boolean enforcingAdmit(long[] reply, List<BucketRequest> requests, List<Integer> group) {
+        int at = 0;
+        for (int i : group) {
+            BucketRequest r = requests.get(i);
+            for (int j = 0; j < r.limits().size(); j++, at += 4) {
+                if (r.enforcing() && reply[at + 3] != 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private void refund(List<BucketRequest> requests, long time) {
         List<String> keys = new ArrayList<>(requests.size());
-        List<String> args = new ArrayList<>(1 + requests.size() * 6);
+        List<String> args = new ArrayList<>();
+        args.add(Long.toString(time));
+        addArguments(requests, keys, args);
+        redis.eval(REFUND, keys, args);
+    }
+
+    /** One call of the bucket script; the reply's last element is the decision's time. */
+    private long[] call(List<BucketRequest> requests, boolean dry) {
+        List<String> keys = new ArrayList<>(requests.size());
+        List<String> args = new ArrayList<>(2 + requests.size() * 7);
         args.add(clockOverride == null ? "" : Long.toString(clockOverride.getAsLong()));
+        args.add(dry ? "dry" : "");
+        int limits = addArguments(requests, keys, args);
+        List<Long> reply;
+        try {
+            reply = redis.evalsha(SHA1, keys, args);
+        } catch (RedisPort.NoScriptException e) {
+            reply = redis.eval(SCRIPT, keys, args);
+            redis.scriptLoad(SCRIPT, keys.get(0));
+        }
+        if (reply == null || reply.size() != limits * 4 + 1) {
+            throw new IllegalStateException("the bucket script answered " + reply + " for " + limits + " limits");
+        }
+        long[] out = new long[reply.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = reply.get(i);
+        }
+        return out;
+    }
+
+    /** Keys and the per-key arguments both scripts share; returns the number of limits. */
+    private static int addArguments(List<BucketRequest> requests, List<String> keys, List<String> args) {
         int limits = 0;
         for (BucketRequest r : requests) {
             keys.add(r.key());
@@ -82,21 +201,7 @@ public final class RedisStore implements BucketStore {
             }
             limits += r.limits().size();
         }
-        List<Long> reply;
-        try {
-            reply = redis.evalsha(SHA1, keys, args);
-        } catch (RedisPort.NoScriptException e) {
-            reply = redis.eval(SCRIPT, keys, args);
-            redis.scriptLoad(SCRIPT, keys.get(0));
-        }
-        if (reply == null || reply.size() != limits * 4) {
-            throw new IllegalStateException("the bucket script answered " + reply + " for " + limits + " limits");
-        }
-        long[] out = new long[reply.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = reply.get(i);
-        }
-        return out;
+        return limits;
     }
 
     @Override
@@ -109,10 +214,10 @@ public final class RedisStore implements BucketStore {
         return "RedisStore[" + redis.describe() + "]";
     }
 
-    private static String readScript() {
-        try (InputStream in = RedisStore.class.getResourceAsStream("bucket.lua")) {
+    private static String readScript(String name) {
+        try (InputStream in = RedisStore.class.getResourceAsStream(name)) {
             if (in == null) {
-                throw new IllegalStateException("bucket.lua is missing from the Tollgate jar");
+                throw new IllegalStateException(name + " is missing from the Tollgate jar");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

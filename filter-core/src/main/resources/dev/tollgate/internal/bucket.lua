@@ -13,7 +13,9 @@ KEYS[i]   one key per (client, policy).
 ARGV[1]   "" to read the clock from Redis TIME (always, in production); tests may pass a time in
           microseconds instead, to drive the clock. Keys still expire in Redis' real time, so
           then they are kept for at least a minute.
-ARGV[2..] for each key, in order: enforcing (1, or 0 for shadow), algorithm (b: token bucket,
+ARGV[2]   "" to decide and take; "dry" to decide and write nothing (Redis Cluster, when the keys
+          of one request live in several slots: every slot is asked first, then each takes).
+ARGV[3..] for each key, in order: enforcing (1, or 0 for shadow), algorithm (b: token bucket,
           l: sliding log), cost, m (number of limits), then m triples:
             token bucket  capacity, p, n: the limit refills n tokens every p µs; n and p are
                           coprime and capacity * p <= 2^52, so every number is an exact integer
@@ -22,7 +24,7 @@ ARGV[2..] for each key, in order: enforcing (1, or 0 for shadow), algorithm (b: 
 Reply     a flat array, four integers per limit, keys in order then limits in order:
           remaining (tokens, or requests left in the window), µs until one more is available
           (0 when full), µs until full, µs until this limit alone would admit the request
-          (0 when it does).
+          (0 when it does); then the time of the decision in µs (refund.lua needs it).
 
 Semantics the request passes when every limit of every enforcing key admits it. Then each
           enforcing key takes cost from each of its limits, and so does each shadow key whose
@@ -55,10 +57,12 @@ else
   now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
 
+local dry = ARGV[2] == 'dry'
+
 -- Phase 1: read every key and decide, writing nothing.
 local buckets = {}
 local admitAll = true
-local a = 2
+local a = 3
 for i = 1, #KEYS do
   local enforcing = ARGV[a] == '1'
   local log = ARGV[a + 1] == 'l'
@@ -73,7 +77,7 @@ for i = 1, #KEYS do
       limits[j] = { tonumber(ARGV[a]), window }
       a = a + 3
     end
-    redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - longest)
+    if not dry then redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - longest) end
     for j = 1, m do
       local l = limits[j]
       local count = redis.call('ZCOUNT', KEYS[i], '(' .. string.format('%.0f', now - l[2]), '+inf')
@@ -111,6 +115,7 @@ for i = 1, #KEYS do
 end
 
 -- Phase 2: take from the buckets that pass, and answer for every limit.
+if dry then admitAll = false end
 local reply = {}
 local function answer(remaining, nextIn, untilFull, retry)
   reply[#reply + 1] = remaining
@@ -182,4 +187,5 @@ for i = 1, #KEYS do
     end
   end
 end
+reply[#reply + 1] = now
 return reply

@@ -10,6 +10,7 @@ import dev.tollgate.Mode;
 import dev.tollgate.Policy;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,8 +64,8 @@ class TollgateConfigTest {
         TollgateConfig c = load(m);
         assertFalse(c.enabled());
         RedisSettings r = c.redis();
-        assertEquals("redis.example", r.host());
-        assertEquals(6380, r.port());
+        assertEquals(RedisSettings.Topology.STANDALONE, r.topology());
+        assertEquals(List.of("redis.example:6380"), r.nodes());
         assertTrue(r.tls());
         assertEquals("app", r.user());
         assertEquals("s3cret", r.password());

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class RedisStoreIT extends BucketStoreContract {
 
     static RedisSettings settings(RedisEndpoint redis) {
-        return new RedisSettings(redis.host(), redis.port(), false, null, null, 0, Duration.ofSeconds(2), 8);
+        return RedisSettings.standalone(redis.host(), redis.port(), Duration.ofSeconds(2));
     }
 
     @Override
