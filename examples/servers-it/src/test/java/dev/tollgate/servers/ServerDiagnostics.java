@@ -70,7 +70,10 @@ public final class ServerDiagnostics implements BeforeAllCallback, AfterAllCallb
         if (first == null) {
             first = 0;
         }
-        System.out.println("[servers-it] " + context.getDisplayName() + " failed: " + t);
+        String where = context.getTestMethod().isPresent()
+                ? context.getRequiredTestClass().getSimpleName() + "." + context.getRequiredTestMethod().getName()
+                : context.getDisplayName();
+        System.out.println("[servers-it] " + where + " failed: " + t);
         for (ServerProcess p : ServerProcess.launchedSince(first)) {
             System.out.println("[servers-it] ----- last " + TAIL + " lines of " + p.title() + " (" + p.logFile() + ") -----");
             System.out.println(p.logTail(TAIL));
