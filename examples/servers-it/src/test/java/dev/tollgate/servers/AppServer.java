@@ -1,0 +1,40 @@
+package dev.tollgate.servers;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One server distribution, unpacked by the build: how to lay out a fresh base directory for one
+ * run, the command line that starts it as one JVM, and how to tell that it has finished starting.
+ * Implementations: {@link Tomcat}, {@link WildFly}, {@link PayaraMicro}.
+ */
+public interface AppServer {
+
+    /** For people: "Tomcat 10.1.60". */
+    String name();
+
+    /** For directories and Redis key prefixes: "tomcat-10.1". Letters, digits, '.', '-'. */
+    String id();
+
+    /** How many free loopback ports one run needs; the first is the HTTP port. */
+    int portCount();
+
+    /** Longest time a start may take on a slow CI machine before it counts as failed. */
+    Duration startTimeout();
+
+    /**
+     * Fills {@code base} (an empty directory of this run) and returns the whole command line:
+     * {@code java}, then {@code jvmOptions} (the operator's {@code -D...}, as in {@code JAVA_OPTS}),
+     * then whatever the server needs.
+     */
+    List<String> prepare(Path java, Path base, Deployment deployment, int[] ports, List<String> jvmOptions)
+            throws IOException;
+
+    /**
+     * Whether the server has finished starting, including the deployment of the WAR, whether that
+     * deployment worked or failed. Called repeatedly while the process runs.
+     */
+    boolean started(ServerProcess server);
+}

@@ -1,0 +1,56 @@
+package dev.tollgate.servers;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What to start: a server, a WAR, and what the operator sets. Environment variables go to the
+ * server process only; system properties become {@code -D} options of the server's JVM (as in
+ * {@code JAVA_OPTS} or {@code CATALINA_OPTS}).
+ */
+public final class Launch {
+
+    final AppServer server;
+    final Deployment deployment;
+    final String label;
+    final Map<String, String> environment = new LinkedHashMap<>();
+    final Map<String, String> systemProperties = new LinkedHashMap<>();
+
+    private Launch(AppServer server, Deployment deployment, String label) {
+        this.server = Objects.requireNonNull(server);
+        this.deployment = Objects.requireNonNull(deployment);
+        this.label = Objects.requireNonNull(label);
+        if (!label.matches("[A-Za-z0-9.-]+")) {
+            throw new IllegalArgumentException("label: letters, digits, '.', '-': " + label);
+        }
+    }
+
+    /**
+     * @param label names this run in the work directory and the test log, e.g. {@code main} or
+     *              {@code bad-limits}; unique within one server
+     */
+    public static Launch of(AppServer server, Deployment deployment, String label) {
+        return new Launch(server, deployment, label);
+    }
+
+    public Launch env(String name, String value) {
+        environment.put(name, value);
+        return this;
+    }
+
+    public Launch systemProperty(String name, String value) {
+        systemProperties.put(name, value);
+        return this;
+    }
+
+    /** Starts it; see {@link ServerProcess#start(Launch)}. */
+    public ServerProcess start() {
+        return ServerProcess.start(this);
+    }
+
+    /** "Tomcat 10.1.60 [main]" */
+    String title() {
+        return server.name() + " [" + label + "]";
+    }
+}
