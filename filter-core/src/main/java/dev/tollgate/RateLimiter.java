@@ -88,7 +88,7 @@ public final class RateLimiter implements AutoCloseable {
     }
 
     private static String describe(TollgateConfig config) {
-        StringBuilder sb = new StringBuilder();
+        StringBuilder sb = new StringBuilder("key prefix '").append(config.keyPrefix()).append("'; ");
         if (!config.clientAddresses().trusted().isEmpty()) {
             sb.append("trusted proxies [").append(config.clientAddresses().trusted()).append("]; ");
         }

@@ -18,6 +18,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.function.UnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -42,8 +43,10 @@ import java.util.logging.Logger;
  *
  * <p>Configuration comes from, highest first: MicroProfile Config when the server has it (else
  * system properties and environment variables by the same naming rule), the filter's
- * init-params, the application's context-params, then defaults. A bad value makes {@link #init}
- * fail, so the application does not start.
+ * init-params, the application's context-params, then defaults. A bad value stops the deployment:
+ * {@link TollgateInitializer} checks every declared filter while the application deploys, and
+ * {@link #init} fails too. If a container still routes requests through a filter that did not
+ * start, they get 503, never an unlimited pass.
  *
  * <p>An allowed request gets the {@code RateLimit-Policy} and {@code RateLimit} headers and goes
  * on. A refused one gets 429 with {@code Retry-After} and an {@code application/problem+json}
@@ -56,6 +59,7 @@ public class TollgateFilter implements Filter {
     private static final Logger LOG = Logger.getLogger("dev.tollgate");
 
     private volatile RateLimiter limiter;
+    private volatile boolean warnedNotStarted;
     private final boolean owned;
 
     /** The filter the container creates from {@code web.xml}; it configures itself in {@link #init}. */
@@ -78,17 +82,21 @@ public class TollgateFilter implements Filter {
             return;
         }
         ServletContext context = filterConfig.getServletContext();
-        ClassLoader loader = context.getClassLoader();
-        ConfigLookup lookup = ConfigLookup.of(
-                ConfigSources.server(loader),
-                ConfigSources.of("init-param of filter '" + filterConfig.getFilterName() + "'", filterConfig::getInitParameter),
-                ConfigSources.of("context-param of the web application", context::getInitParameter));
+        ConfigLookup lookup = lookup(context, filterConfig.getFilterName(), filterConfig::getInitParameter);
         try {
-            limiter = RateLimiter.create(TollgateConfig.load(lookup, loader));
+            limiter = RateLimiter.create(TollgateConfig.load(lookup, context.getClassLoader()));
         } catch (ConfigException e) {
             LOG.severe(e.getMessage());
             throw new ServletException(e.getMessage(), e);
         }
+    }
+
+    /** The configuration sources of a filter, highest first. */
+    static ConfigLookup lookup(ServletContext context, String filterName, UnaryOperator<String> initParams) {
+        return ConfigLookup.of(
+                ConfigSources.server(context.getClassLoader()),
+                ConfigSources.of("init-param of filter '" + filterName + "'", initParams),
+                ConfigSources.of("context-param of the web application", context::getInitParameter));
     }
 
     @Override
@@ -99,9 +107,13 @@ public class TollgateFilter implements Filter {
             return;
         }
         HttpServletResponse http = (HttpServletResponse) response;
+        RateLimiter rl = limiter;
+        if (rl == null) {
+            notStarted(http);
+            return;
+        }
         HttpAnswer answer = HttpAnswer.PASS;
         try {
-            RateLimiter rl = limiter;
             answer = rl.answer(rl.check(new ServletRequestView((HttpServletRequest) request)));
             for (HttpAnswer.Header h : answer.headers()) {
                 http.addHeader(h.name(), h.value());
@@ -117,6 +129,26 @@ public class TollgateFilter implements Filter {
         byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
         http.setStatus(answer.status());
         http.setContentType(answer.contentType());
+        http.setCharacterEncoding("UTF-8");
+        http.setContentLength(body.length);
+        http.getOutputStream().write(body);
+    }
+
+    /**
+     * A container that routes requests through a filter whose start failed (or after it was
+     * destroyed) gets 503, never an unlimited pass.
+     */
+    private void notStarted(HttpServletResponse http) throws IOException {
+        if (!warnedNotStarted) {
+            warnedNotStarted = true;
+            LOG.severe(Messages.INTERNAL_ERROR + ": a request reached TollgateFilter, which has not started (its start"
+                    + " failed, or it was destroyed); it answers 503 rather than let requests through unlimited");
+        }
+        byte[] body = ("{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,"
+                + "\"detail\":\"The rate limiter did not start.\"}").getBytes(StandardCharsets.UTF_8);
+        http.setStatus(503);
+        http.setHeader("Retry-After", "1");
+        http.setContentType("application/problem+json");
         http.setCharacterEncoding("UTF-8");
         http.setContentLength(body.length);
         http.getOutputStream().write(body);

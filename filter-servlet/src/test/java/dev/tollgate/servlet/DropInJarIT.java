@@ -45,31 +45,29 @@ class DropInJarIT {
     }
 
     @Test
-    void aWebApplicationWithOnlyTheDropInJarIsLimitedOverRedis(RedisEndpoint redis) throws Exception {
-        Path app = Files.createTempDirectory("tollgate-dropin-");
-        Files.createDirectories(app.resolve("WEB-INF/lib"));
-        Files.copy(dropInJar(), app.resolve("WEB-INF/lib/tollgate-filter-servlet-all.jar"), StandardCopyOption.REPLACE_EXISTING);
-        Files.writeString(app.resolve("hello.txt"), "hello");
-        Files.writeString(app.resolve("WEB-INF/web.xml"), """
-                <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0" metadata-complete="true">
-                  <servlet>
-                    <servlet-name>default</servlet-name>
-                    <servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class>
-                  </servlet>
-                  <servlet-mapping><servlet-name>default</servlet-name><url-pattern>/</url-pattern></servlet-mapping>
-                  <filter>
-                    <filter-name>tollgate</filter-name>
-                    <filter-class>dev.tollgate.servlet.TollgateFilter</filter-class>
-                    <init-param><param-name>tollgate.policy.default.limits</param-name><param-value>3/min</param-value></init-param>
-                    <init-param><param-name>tollgate.redis.uri</param-name><param-value>%s</param-value></init-param>
-                    <init-param><param-name>tollgate.redis.timeout</param-name><param-value>2s</param-value></init-param>
-                    <init-param><param-name>tollgate.redis.failure-mode</param-name><param-value>closed</param-value></init-param>
-                    <init-param><param-name>tollgate.redis.key-prefix</param-name><param-value>dropin-%s:</param-value></init-param>
-                  </filter>
-                  <filter-mapping><filter-name>tollgate</filter-name><url-pattern>/*</url-pattern></filter-mapping>
-                </web-app>
-                """.formatted(redis.uri(), UUID.randomUUID()));
+    void aBadValueInWebXmlStopsTheDeploymentBeforeAnyRequest(RedisEndpoint redis) throws Exception {
+        Path app = webapp(redis, "10/fortnight");
+        Path base = Files.createTempDirectory("tollgate-dropin-base-");
+        Tomcat tomcat = new Tomcat();
+        tomcat.setBaseDir(base.toString());
+        tomcat.setPort(0);
+        tomcat.getConnector().setProperty("address", "127.0.0.1");
+        tomcat.setAddDefaultWebXmlToWebapp(false);
+        Context ctx = tomcat.addWebapp("", app.toString());
+        tomcat.start();
+        try {
+            assertTrue(ctx.getState() != LifecycleState.STARTED, "the application must not start: " + ctx.getState());
+        } finally {
+            tomcat.stop();
+            tomcat.destroy();
+            delete(app);
+            delete(base);
+        }
+    }
 
+    @Test
+    void aWebApplicationWithOnlyTheDropInJarIsLimitedOverRedis(RedisEndpoint redis) throws Exception {
+        Path app = webapp(redis, "3/min");
         Path base = Files.createTempDirectory("tollgate-dropin-base-");
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(base.toString());
@@ -97,6 +95,34 @@ class DropInJarIT {
             delete(app);
             delete(base);
         }
+    }
+
+    /** A web application with only the drop-in jar, a static file, and the filter over everything. */
+    private static Path webapp(RedisEndpoint redis, String limits) throws Exception {
+        Path app = Files.createTempDirectory("tollgate-dropin-");
+        Files.createDirectories(app.resolve("WEB-INF/lib"));
+        Files.copy(dropInJar(), app.resolve("WEB-INF/lib/tollgate-filter-servlet-all.jar"), StandardCopyOption.REPLACE_EXISTING);
+        Files.writeString(app.resolve("hello.txt"), "hello");
+        Files.writeString(app.resolve("WEB-INF/web.xml"), """
+                <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0" metadata-complete="true">
+                  <servlet>
+                    <servlet-name>default</servlet-name>
+                    <servlet-class>org.apache.catalina.servlets.DefaultServlet</servlet-class>
+                  </servlet>
+                  <servlet-mapping><servlet-name>default</servlet-name><url-pattern>/</url-pattern></servlet-mapping>
+                  <filter>
+                    <filter-name>tollgate</filter-name>
+                    <filter-class>dev.tollgate.servlet.TollgateFilter</filter-class>
+                    <init-param><param-name>tollgate.policy.default.limits</param-name><param-value>%s</param-value></init-param>
+                    <init-param><param-name>tollgate.redis.uri</param-name><param-value>%s</param-value></init-param>
+                    <init-param><param-name>tollgate.redis.timeout</param-name><param-value>2s</param-value></init-param>
+                    <init-param><param-name>tollgate.redis.failure-mode</param-name><param-value>closed</param-value></init-param>
+                    <init-param><param-name>tollgate.redis.key-prefix</param-name><param-value>dropin-%s:</param-value></init-param>
+                  </filter>
+                  <filter-mapping><filter-name>tollgate</filter-name><url-pattern>/*</url-pattern></filter-mapping>
+                </web-app>
+                """.formatted(limits, redis.uri(), UUID.randomUUID()));
+        return app;
     }
 
     private static void delete(Path dir) throws Exception {

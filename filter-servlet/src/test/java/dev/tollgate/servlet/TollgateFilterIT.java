@@ -136,4 +136,20 @@ class TollgateFilterIT {
             }
         }
     }
+
+    @Test
+    void aFilterThatDidNotStartAnswers503NeverAnUnlimitedPass(RedisEndpoint redis) throws Exception {
+        TollgateFilter neverStarted = new TollgateFilter() {
+            @Override
+            public void init(jakarta.servlet.FilterConfig config) {
+                // as a container that routes requests through a filter whose start failed
+            }
+        };
+        try (EmbeddedTomcat t = new EmbeddedTomcat(neverStarted, params(redis, "tollgate.policy.default.limits", "1/s"))) {
+            HttpResponse<String> r = t.get("/api/hello");
+            assertEquals(503, r.statusCode());
+            assertEquals("1", r.headers().firstValue("Retry-After").orElseThrow());
+            assertEquals(0, t.servletCalls.get());
+        }
+    }
 }

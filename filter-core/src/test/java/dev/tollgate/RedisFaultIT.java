@@ -1,0 +1,260 @@
+package dev.tollgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.config.ConfigLookup;
+import dev.tollgate.config.ConfigSources;
+import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.Circuit;
+import dev.tollgate.testing.RedisEndpoint;
+import dev.tollgate.testing.RedisProcess;
+import dev.tollgate.testing.TestRequest;
+import dev.tollgate.testing.WithRedis;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Faults injected into a real redis-server while requests run: killed and restarted, paused with
+ * SIGSTOP, restarted empty. Each test prints what requests saw during the fault: the worst
+ * latency, how decisions were made, and how long recovery took.
+ */
+@WithRedis
+class RedisFaultIT {
+
+    static final int TIMEOUT_MS = 100;
+    /** Slack on top of the budget and of the scheduler's own stalls measured in the same run. */
+    static final int SLACK_MS = 30;
+    /** The longest the scheduler kept a thread that only reads the clock waiting, during the last load. */
+    static volatile long noiseNanos;
+
+    /** One request as a load thread saw it. */
+    record Sample(long startNanos, long nanos, Decision.Verdict verdict, Decision.Source source) {
+    }
+
+    static RateLimiter limiter(RedisEndpoint redis, String failureMode, String limits) {
+        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+                "tollgate.redis.uri", redis.uri(),
+                "tollgate.redis.timeout", TIMEOUT_MS + "ms",
+                "tollgate.redis.failure-mode", failureMode,
+                "tollgate.redis.circuit.open-for", "200ms",
+                "tollgate.policy.default.limits", limits))), null);
+        return RateLimiter.create(c);
+    }
+
+    /** Runs {@code threads} load threads for {@code millis}, calling {@code during} at the given offsets. */
+    static List<Sample> load(RateLimiter rl, int threads, long millis, Map<Long, Runnable> during) throws InterruptedException {
+        ConcurrentLinkedQueue<Sample> samples = new ConcurrentLinkedQueue<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger client = new AtomicInteger();
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            workers.add(new Thread(() -> {
+                TestRequest r = TestRequest.get("/api").from("198.51.100." + (client.incrementAndGet() % 4));
+                while (!stop.get()) {
+                    long s = System.nanoTime();
+                    Decision d = rl.check(r);
+                    samples.add(new Sample(s, System.nanoTime() - s, d.verdict(), d.source()));
+                }
+            }));
+        }
+        AtomicBoolean stopNoise = new AtomicBoolean();
+        Thread noise = new Thread(() -> {
+            long worstGap = 0;
+            long last = System.nanoTime();
+            while (!stopNoise.get()) {
+                long now = System.nanoTime();
+                worstGap = Math.max(worstGap, now - last);
+                last = now;
+                Thread.yield();
+            }
+            noiseNanos = worstGap;
+        });
+        noise.start();
+        long start = System.nanoTime();
+        workers.forEach(Thread::start);
+        List<Long> offsets = new ArrayList<>(during.keySet());
+        Collections.sort(offsets);
+        for (long at : offsets) {
+            Thread.sleep(Math.max(0, at - (System.nanoTime() - start) / 1_000_000)); // the fault schedule, not a timed assertion
+            during.get(at).run();
+        }
+        Thread.sleep(Math.max(0, millis - (System.nanoTime() - start) / 1_000_000));
+        stop.set(true);
+        for (Thread w : workers) {
+            w.join();
+        }
+        stopNoise.set(true);
+        noise.join();
+        List<Sample> out = new ArrayList<>(samples);
+        out.sort((a, b) -> Long.compare(a.startNanos, b.startNanos));
+        return out;
+    }
+
+    static String report(String name, List<Sample> samples, long faultStart, long faultEnd) {
+        List<Long> during = new ArrayList<>();
+        Map<Decision.Source, Integer> sources = new EnumMap<>(Decision.Source.class);
+        Map<Decision.Verdict, Integer> verdicts = new EnumMap<>(Decision.Verdict.class);
+        for (Sample s : samples) {
+            if (s.startNanos >= faultStart && s.startNanos <= faultEnd) {
+                during.add(s.nanos);
+                sources.merge(s.source, 1, Integer::sum);
+                verdicts.merge(s.verdict, 1, Integer::sum);
+            }
+        }
+        Collections.sort(during);
+        long worst = during.isEmpty() ? 0 : during.get(during.size() - 1);
+        long p99 = during.isEmpty() ? 0 : during.get((int) (during.size() * 0.99));
+        long p50 = during.isEmpty() ? 0 : during.get(during.size() / 2);
+        String line = String.format("[fault] %s: %d requests during the fault, latency p50 %.3f ms, p99 %.3f ms, worst %.1f ms;"
+                + " decided by %s; verdicts %s", name, during.size(), p50 / 1e6, p99 / 1e6, worst / 1e6, sources, verdicts);
+        System.out.println(line);
+        return line;
+    }
+
+    static long worst(List<Sample> samples) {
+        return samples.stream().mapToLong(Sample::nanos).max().orElse(0);
+    }
+
+    /**
+     * No request waited for Redis beyond the budget: its latency is within the budget plus the
+     * longest stall the scheduler imposed on a thread doing nothing, measured in the same run.
+     */
+    static void assertWithinBudget(List<Sample> samples) {
+        long worst = worst(samples);
+        System.out.printf("[fault] worst request %.1f ms; budget %d ms; scheduler stall in the same run %.1f ms%n",
+                worst / 1e6, TIMEOUT_MS, noiseNanos / 1e6);
+        assertTrue(worst <= (TIMEOUT_MS + SLACK_MS) * 1_000_000L + noiseNanos,
+                "a request waited " + worst / 1e6 + " ms, beyond the budget of " + TIMEOUT_MS + " ms and the scheduler's "
+                        + noiseNanos / 1e6 + " ms");
+    }
+
+    /** How long after {@code from} the first decision was made by Redis again. */
+    static long recoveryMillis(List<Sample> samples, long from) {
+        for (Sample s : samples) {
+            if (s.startNanos >= from && s.source == Decision.Source.REDIS) {
+                return (s.startNanos - from) / 1_000_000;
+            }
+        }
+        return -1;
+    }
+
+    @ParameterizedTest(name = "failure mode {0}")
+    @ValueSource(strings = {"local", "open", "closed"})
+    void redisKilledWhileRequestsRunThenStartedAgain(String mode, RedisProcess redis) throws Exception {
+        try (RateLimiter rl = limiter(redis, mode, "50/s burst 50")) {
+            long[] marks = new long[2];
+            List<Sample> samples = load(rl, 4, 3_000, Map.of(
+                    500L, () -> {
+                        marks[0] = System.nanoTime();
+                        redis.kill();
+                    },
+                    1_500L, () -> {
+                        redis.restart();
+                        marks[1] = System.nanoTime();
+                    }));
+            report("kill, mode " + mode, samples, marks[0], marks[1]);
+            long recovery = recoveryMillis(samples, marks[1]);
+            System.out.printf("[fault] kill, mode %s: Redis decides again %d ms after the restart; worst latency overall %.1f ms%n",
+                    mode, recovery, worst(samples) / 1e6);
+            assertWithinBudget(samples);
+            assertTrue(recovery >= 0 && recovery < 1_500, "Redis decides again soon after it is back: " + recovery + " ms");
+            for (Sample s : samples) {
+                if (s.startNanos > marks[0] + 250_000_000L && s.startNanos < marks[1]) {
+                    switch (mode) {
+                        case "local":
+                            assertEquals(Decision.Source.LOCAL, s.source, "the local buckets decide while Redis is down");
+                            break;
+                        case "open":
+                            assertEquals(Decision.Verdict.ALLOW, s.verdict, "open lets everything through");
+                            break;
+                        default:
+                            assertEquals(Decision.Verdict.UNAVAILABLE, s.verdict, "closed answers 503");
+                    }
+                }
+                if (!mode.equals("closed")) {
+                    assertTrue(s.verdict != Decision.Verdict.UNAVAILABLE, "only closed mode ever answers 503");
+                }
+            }
+        }
+    }
+
+    @Test
+    void redisPausedWithSigstopCostsOneBudgetThenNothingUntilItResumes(RedisProcess redis) throws Exception {
+        try (RateLimiter rl = limiter(redis, "local", "50/s burst 50")) {
+            long[] marks = new long[2];
+            List<Sample> samples = load(rl, 4, 3_000, Map.of(
+                    500L, () -> {
+                        marks[0] = System.nanoTime();
+                        redis.pause();
+                    },
+                    2_000L, () -> {
+                        redis.resume();
+                        marks[1] = System.nanoTime();
+                    }));
+            report("SIGSTOP 1.5 s, mode local", samples, marks[0], marks[1]);
+            long slow = samples.stream().filter(s -> s.startNanos > marks[0] && s.startNanos < marks[1])
+                    .filter(s -> s.nanos > 5_000_000L).count();
+            long recovery = recoveryMillis(samples, marks[1]);
+            System.out.printf("[fault] SIGSTOP: %d requests waited more than 5 ms (the calls that found Redis hung, and the"
+                    + " probes); Redis decides again %d ms after SIGCONT%n", slow, recovery);
+            assertWithinBudget(samples);
+            assertTrue(slow <= 4 + 4 * 8, "after the circuit opens, requests stop waiting for Redis: " + slow + " slow");
+            assertTrue(recovery >= 0, "Redis decides again after it resumes");
+        }
+    }
+
+    @Test
+    void aRestartedRedisHasLostTheScriptAndNoClientNotices(RedisProcess redis) throws Exception {
+        try (RateLimiter rl = limiter(redis, "closed", "1000/s")) {
+            TestRequest r = TestRequest.get("/api");
+            assertEquals(Decision.Source.REDIS, rl.check(r).source());
+            redis.restart(); // empty: no keys, no scripts, every pooled connection dead
+            List<Decision.Source> after = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                Decision d = rl.check(r);
+                assertEquals(Decision.Verdict.ALLOW, d.verdict(), "request " + i + " after the restart");
+                after.add(d.source());
+            }
+            assertTrue(after.stream().allMatch(s -> s == Decision.Source.REDIS),
+                    "every decision after the restart was Redis': the dead connection was retried and the script re-sent " + after);
+            assertEquals("1", redis.command("SCRIPT", "EXISTS", dev.tollgate.internal.RedisStore.SHA1));
+            assertEquals(Circuit.State.CLOSED, rl.circuitState());
+        }
+    }
+
+    @Test
+    void onceRedisIsBackTheAdmittedCountIsWithinTheLimitAgain(RedisProcess redis) throws Exception {
+        try (RateLimiter rl = limiter(redis, "local", "20/s burst 10")) {
+            redis.kill();
+            for (int i = 0; i < 20; i++) {
+                rl.check(TestRequest.get("/api")); // opens the circuit, local decisions
+            }
+            redis.restart();
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (rl.check(TestRequest.get("/api").from("192.0.2.200")).source() != Decision.Source.REDIS) {
+                assertTrue(System.nanoTime() < deadline, "Redis never decided again");
+                Thread.sleep(20); // waiting for the circuit's probe, not timing the test
+            }
+            TestRequest client = TestRequest.get("/api").from("203.0.113.99");
+            long start = SharedRedisIT.redisMicros(redis);
+            int admitted = 0;
+            long end = System.nanoTime() + 1_000_000_000L;
+            while (System.nanoTime() < end) {
+                admitted += rl.check(client).allowed() ? 1 : 0;
+            }
+            double elapsed = (SharedRedisIT.redisMicros(redis) - start) / 1e6;
+            System.out.printf("[fault] after recovery: %d admitted in %.3f s, bound %.1f%n", admitted, elapsed, 10 + 20 * elapsed);
+            assertTrue(admitted <= 10 + 20 * elapsed, admitted + " admitted");
+        }
+    }
+}
