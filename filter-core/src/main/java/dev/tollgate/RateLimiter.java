@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -43,6 +44,8 @@ public final class RateLimiter implements AutoCloseable {
     private final BucketStore fallback;
     private final DenialLog denials = new DenialLog();
     private final Circuit circuit;
+    private final LongAdder redisCalls = new LongAdder();
+    private final LongAdder redisFailures = new LongAdder();
 
     RateLimiter(TollgateConfig config, BucketStore store, BucketStore fallback) {
         this(config, store, fallback, System::nanoTime);
@@ -210,6 +213,16 @@ public final class RateLimiter implements AutoCloseable {
         return key;
     }
 
+    /** Calls made to Redis so far (each one decision; the circuit skips calls while it is open). */
+    public long redisCalls() {
+        return redisCalls.sum();
+    }
+
+    /** Calls to Redis that failed or timed out so far. */
+    public long redisFailures() {
+        return redisFailures.sum();
+    }
+
     /** The circuit around Redis, or {@code null} with the in-memory store alone. */
     public Circuit.State circuitState() {
         return circuit == null ? null : circuit.state();
@@ -221,11 +234,13 @@ public final class RateLimiter implements AutoCloseable {
             return toDecision(policies, clients, limits, plan, store.acquire(calls), Decision.Source.LOCAL);
         }
         if (circuit.allowsCall()) {
+            redisCalls.increment();
             try {
                 long[] reply = store.acquire(calls);
                 circuit.success();
                 return toDecision(policies, clients, limits, plan, reply, Decision.Source.REDIS);
             } catch (RuntimeException e) {
+                redisFailures.increment();
                 circuit.failure(e);
                 REDIS_LOG.log(Level.FINE, "a Redis call failed", e);
             }

@@ -152,4 +152,26 @@ class TollgateFilterIT {
             assertEquals(0, t.servletCalls.get());
         }
     }
+
+    @Test
+    void whileRedisIsDeadTheFilterAnswersOnlyWhatItsFailureModeSays(dev.tollgate.testing.RedisProcess own) throws Exception {
+        for (String mode : List.of("local", "open", "closed")) {
+            Map<String, String> p = params(own, "tollgate.policy.default.limits", "3/min", "tollgate.redis.failure-mode", mode);
+            p.put("tollgate.redis.timeout", "100ms");
+            try (EmbeddedTomcat t = new EmbeddedTomcat(new TollgateFilter(), p)) {
+                own.kill();
+                java.util.Set<Integer> statuses = new java.util.TreeSet<>();
+                for (int i = 0; i < 10; i++) {
+                    statuses.add(t.get("/api/hello").statusCode());
+                }
+                own.restart();
+                java.util.Set<Integer> expected = switch (mode) {
+                    case "local" -> java.util.Set.of(200, 429);
+                    case "open" -> java.util.Set.of(200);
+                    default -> java.util.Set.of(503);
+                };
+                assertEquals(expected, statuses, "failure mode " + mode);
+            }
+        }
+    }
 }
