@@ -125,7 +125,7 @@ public record Limit(long capacity, long refillTokens, long refillPeriodMicros, l
      */
     public static List<Limit> parse(String text) {
         if (text == null || text.isBlank()) {
-            throw new IllegalArgumentException("no limit given; expected " + SYNTAX);
+            throw new IllegalArgumentException("no limit given");
         }
         List<Limit> limits = new ArrayList<>();
         for (String part : text.split(";")) {
@@ -136,7 +136,7 @@ public record Limit(long capacity, long refillTokens, long refillPeriodMicros, l
             limits.add(parseOne(one, part.trim()));
         }
         if (limits.isEmpty()) {
-            throw new IllegalArgumentException("no limit given; expected " + SYNTAX);
+            throw new IllegalArgumentException("no limit given");
         }
         return List.copyOf(limits);
     }
@@ -144,7 +144,7 @@ public record Limit(long capacity, long refillTokens, long refillPeriodMicros, l
     private static Limit parseOne(String one, String original) {
         Matcher m = ONE.matcher(one);
         if (!m.matches()) {
-            throw new IllegalArgumentException("'" + original + "' is not a limit; expected " + SYNTAX);
+            throw new IllegalArgumentException("'" + original + "' is not a limit");
         }
         BigDecimal amount = new BigDecimal(m.group("amount")).stripTrailingZeros();
         if (amount.signum() <= 0) {

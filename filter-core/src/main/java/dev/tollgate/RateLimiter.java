@@ -1,5 +1,6 @@
 package dev.tollgate;
 
+import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.FailureMode;
 import dev.tollgate.config.RedisSettings;
 import dev.tollgate.config.TollgateConfig;
@@ -11,18 +12,30 @@ import dev.tollgate.internal.HttpContract;
 import dev.tollgate.internal.JedisPort;
 import dev.tollgate.internal.LocalStore;
 import dev.tollgate.internal.Messages;
+import dev.tollgate.internal.Metrics;
 import dev.tollgate.internal.MicroClock;
+import dev.tollgate.internal.RateLimiterMXBean;
 import dev.tollgate.internal.RedisStore;
 import dev.tollgate.spi.BucketRequest;
 import dev.tollgate.spi.BucketStore;
-import java.util.ArrayList;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.management.ObjectName;
 
 /**
  * The decision engine: finds the policies that cover a request, resolves each one's client key,
@@ -32,65 +45,172 @@ import java.util.logging.Logger;
  * <p>{@link #check} never throws: a store failure is handled by the configured
  * {@link FailureMode}, and anything unexpected lets the request through and is logged.
  *
+ * <p>The configuration can change while it runs ({@link #reload()}, {@code tollgate.reload-interval},
+ * or the JMX operation); the Redis connection cannot.
+ *
  * <p>Thread-safe; create one per filter and {@link #close()} it when the filter is destroyed.
  */
 public final class RateLimiter implements AutoCloseable {
 
     private static final Logger REDIS_LOG = Logger.getLogger("dev.tollgate.redis");
     private static final Logger LOG = Logger.getLogger("dev.tollgate");
+    private static final Logger CONFIG_LOG = Logger.getLogger("dev.tollgate.config");
+    private static final Set<RateLimiter> LIVE = ConcurrentHashMap.newKeySet();
 
-    private final TollgateConfig config;
+    private volatile TollgateConfig config;
+    private final String name;
     private final BucketStore store;
     private final BucketStore fallback;
     private final DenialLog denials = new DenialLog();
     private final Circuit circuit;
+    private final Metrics metrics;
     private final LongAdder redisCalls = new LongAdder();
     private final LongAdder redisFailures = new LongAdder();
+    private volatile String lastFailure;
+    private final Supplier<TollgateConfig> reloader;
+    private ScheduledExecutorService reloading;
+    private ObjectName mbean;
 
     RateLimiter(TollgateConfig config, BucketStore store, BucketStore fallback) {
-        this(config, store, fallback, System::nanoTime);
+        this(config, store, fallback, System::nanoTime, null, "test", null);
     }
 
     /** With a clock for the circuit, for tests. */
     RateLimiter(TollgateConfig config, BucketStore store, BucketStore fallback, LongSupplier nanoTime) {
+        this(config, store, fallback, nanoTime, null, "test", null);
+    }
+
+    /**
+     * @param metrics  where measurements go; {@code null} for what {@code tollgate.metrics} says
+     * @param reloader reads the configuration again, or {@code null} when it cannot change
+     */
+    RateLimiter(TollgateConfig config, BucketStore store, BucketStore fallback, LongSupplier nanoTime,
+                Metrics metrics, String name, Supplier<TollgateConfig> reloader) {
         this.config = config;
+        this.name = name;
         this.store = store;
         this.fallback = fallback;
+        this.reloader = reloader;
         RedisSettings redis = config.redis();
         this.circuit = fallback == null ? null : new Circuit(
                 redis == null ? 3 : redis.circuitFailures(),
                 redis == null ? Duration.ofSeconds(1) : redis.circuitOpenFor(),
                 nanoTime, redis == null ? store.name() : redis.describe());
+        this.metrics = metrics != null ? metrics : Metrics.create(config.metrics(), name,
+                () -> circuit == null ? 0 : circuit.stateCode(), () -> circuit == null ? 0 : circuit.downNanos());
+    }
+
+    /** {@link #create(TollgateConfig, String, Supplier)} for a configuration that never changes. */
+    public static RateLimiter create(TollgateConfig config) {
+        return create(config, "tollgate", null);
     }
 
     /**
-     * Builds the engine and its stores: Redis when {@code tollgate.redis.uri} is set (with the
-     * in-memory store as the fallback of {@code failure-mode=local}), else the in-memory store.
-     * An unreachable Redis does not stop start-up: the failure mode applies until it answers.
+     * Builds the engine and its stores: Redis when one is configured (with the in-memory store
+     * as the fallback of {@code failure-mode=local}), else the in-memory store. An unreachable
+     * Redis does not stop start-up: the failure mode applies until it answers.
+     *
+     * @param name     a name for logs, metrics, JMX and health (the filter's name)
+     * @param reloader reads the configuration again for {@link #reload()}; {@code null} if it cannot change
      */
-    public static RateLimiter create(TollgateConfig config) {
+    public static RateLimiter create(TollgateConfig config, String name, Supplier<TollgateConfig> reloader) {
         LocalStore local = new LocalStore(config.localMaxKeys(), MicroClock.SYSTEM);
+        RateLimiter limiter;
         if (config.redis() == null) {
-            LOG.info(() -> Messages.STARTED + ": Tollgate " + (config.enabled() ? "on" : "OFF") + ", in-memory store, "
-                    + describe(config));
-            return new RateLimiter(config, local, null);
+            limiter = new RateLimiter(config, local, null, System::nanoTime, null, name, reloader);
+            LOG.info(() -> Messages.STARTED + ": Tollgate '" + name + "' " + (config.enabled() ? "on" : "OFF")
+                    + ", in-memory store, " + describe(config));
+        } else {
+            RedisStore redis = new RedisStore(JedisPort.create(config.redis()));
+            limiter = new RateLimiter(config, redis, local, System::nanoTime, null, name, reloader);
+            LOG.info(() -> Messages.STARTED + ": Tollgate '" + name + "' " + (config.enabled() ? "on" : "OFF") + ", store "
+                    + config.redis().describe() + " (timeout " + config.redis().timeout().toMillis() + " ms, failure mode "
+                    + config.failureMode().name().toLowerCase(Locale.ROOT) + "), " + describe(config));
+            try {
+                redis.load(BucketKeys.key(config.keyPrefix(), "load", "tollgate"));
+            } catch (RuntimeException e) {
+                limiter.circuit.open(e);
+                limiter.lastFailure = e.toString();
+                REDIS_LOG.warning(() -> Messages.REDIS_NOT_READY + ": " + config.redis().describe()
+                        + " does not answer (" + e + "); the failure mode applies until it does");
+            }
         }
-        RedisStore redis = new RedisStore(JedisPort.create(config.redis()));
-        RateLimiter limiter = new RateLimiter(config, redis, local);
-        LOG.info(() -> Messages.STARTED + ": Tollgate " + (config.enabled() ? "on" : "OFF") + ", store "
-                + config.redis().describe() + " (timeout " + config.redis().timeout().toMillis() + " ms, failure mode "
-                + config.failureMode().name().toLowerCase(java.util.Locale.ROOT) + "), " + describe(config));
-        try {
-            redis.load(BucketKeys.key(config.keyPrefix(), "load", "tollgate"));
-        } catch (RuntimeException e) {
-            limiter.circuit.open(e);
-            REDIS_LOG.warning(() -> Messages.REDIS_NOT_READY + ": " + config.redis().describe()
-                    + " does not answer (" + e + "); the failure mode applies until it does");
-        }
+        limiter.start();
         return limiter;
     }
 
-    private static String describe(TollgateConfig config) {
+    /** Registers with JMX and for health, and starts polling the configuration if asked to. */
+    private void start() {
+        LIVE.add(this);
+        if (config.jmx()) {
+            try {
+                ObjectName on = new ObjectName("dev.tollgate:type=RateLimiter,name=" + ObjectName.quote(name));
+                var server = ManagementFactory.getPlatformMBeanServer();
+                if (!server.isRegistered(on)) {
+                    server.registerMBean(new Management(), on);
+                    mbean = on;
+                }
+            } catch (Exception | LinkageError e) {
+                LOG.log(Level.FINE, "not registered with JMX", e);
+            }
+        }
+        Duration every = config.reloadInterval();
+        if (reloader != null && !every.isZero()) {
+            reloading = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "tollgate-reload-" + name);
+                t.setDaemon(true);
+                return t;
+            });
+            reloading.scheduleWithFixedDelay(this::reloadQuietly, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void reloadQuietly() {
+        try {
+            reload();
+        } catch (RuntimeException e) {
+            // reload() logged it; the configuration in force stays
+        }
+    }
+
+    /**
+     * Reads the configuration again and, if it changed, puts it in force for the next request.
+     * Buckets keep their state: a client keeps the time it owes (a larger burst or rate applies
+     * at once, a smaller burst caps the debt); a policy whose number of limits changed starts
+     * full. Redis connection settings are not changed by a reload.
+     *
+     * @return whether the configuration changed
+     * @throws ConfigException when the new configuration is not valid; the old one stays in force
+     */
+    public synchronized boolean reload() {
+        if (reloader == null) {
+            return false;
+        }
+        TollgateConfig next;
+        try {
+            next = reloader.get();
+        } catch (ConfigException e) {
+            CONFIG_LOG.severe(() -> Messages.RELOAD_REFUSED + ": the configuration of '" + name
+                    + "' did not change, because: " + e.getMessage());
+            throw e;
+        }
+        TollgateConfig now = config;
+        if (next.fingerprint().equals(now.fingerprint())) {
+            return false;
+        }
+        if (!Objects.equals(next.redis(), now.redis())) {
+            CONFIG_LOG.warning(() -> Messages.RELOADED + ": Redis settings of '" + name
+                    + "' changed; they take effect at the next start, the rest now");
+            next = next.withRedis(now.redis());
+        }
+        config = next;
+        TollgateConfig applied = next;
+        CONFIG_LOG.info(() -> Messages.RELOADED + ": the configuration of '" + name + "' changed and is in force: "
+                + describe(applied));
+        return true;
+    }
+
+    static String describe(TollgateConfig config) {
         StringBuilder sb = new StringBuilder("key prefix '").append(config.keyPrefix()).append("'; ");
         if (!config.clientAddresses().trusted().isEmpty()) {
             sb.append("trusted proxies [").append(config.clientAddresses().trusted()).append("]; ");
@@ -107,36 +227,42 @@ public final class RateLimiter implements AutoCloseable {
                 sb.append("; ");
             }
             first = false;
-            sb.append("policy ").append(p.name()).append(" [").append(p.mode().name().toLowerCase(java.util.Locale.ROOT))
+            sb.append("policy ").append(p.name()).append(" [").append(p.mode().name().toLowerCase(Locale.ROOT))
                     .append(", limits ").append(p.limits()).append(", key ").append(p.keyText())
                     .append(", match ").append(p.match())
                     .append(p.cost() != Costs.ONE ? ", cost " + p.cost() : "")
                     .append(p.algorithm() != Algorithm.TOKEN_BUCKET ? ", sliding log" : "")
                     .append(p.planLimits().isEmpty() ? "" : ", plan limits " + p.planLimits())
-                    .append(p.failureMode() == null ? "" : ", failure mode " + p.failureMode().name().toLowerCase(java.util.Locale.ROOT))
+                    .append(p.failureMode() == null ? "" : ", failure mode " + p.failureMode().name().toLowerCase(Locale.ROOT))
                     .append(']');
         }
         return sb.toString();
     }
 
+    /** The configuration in force now. */
     public TollgateConfig config() {
         return config;
     }
 
     /** Decides for the policies whose {@code match} covers the request. */
     public Decision check(RequestView request) {
-        if (!config.enabled()) {
+        TollgateConfig c = config;
+        if (!c.enabled()) {
             return Decision.noPolicy();
         }
-        return decide(request, matching(request), 0);
+        return decide(c, request, matching(c, request), 0);
     }
 
     /** The configured policies whose {@code match} covers the request, in configured order. */
     public List<Policy> matching(RequestView request) {
+        return matching(config, request);
+    }
+
+    private static List<Policy> matching(TollgateConfig c, RequestView request) {
         List<Policy> applicable = new ArrayList<>(2);
         String method = safe(request::method);
         String path = safe(request::path);
-        for (Policy p : config.policies()) {
+        for (Policy p : c.policies()) {
             if (p.match().matches(method, path)) {
                 applicable.add(p);
             }
@@ -151,30 +277,37 @@ public final class RateLimiter implements AutoCloseable {
 
     /**
      * Decides for the given policies, each request costing {@code cost} tokens instead of what
-     * the policies' {@code cost} says ({@code 0}: what they say).
+     * the policies' {@code cost} says ({@code 0}: what they say). A policy given by an older
+     * configuration is decided with its current definition, if it still exists.
      */
     public Decision check(RequestView request, Collection<Policy> policies, long cost) {
-        if (!config.enabled()) {
+        TollgateConfig c = config;
+        if (!c.enabled()) {
             return Decision.noPolicy();
         }
-        return decide(request, List.copyOf(policies), cost);
+        List<Policy> current = new ArrayList<>(policies.size());
+        for (Policy p : policies) {
+            c.policy(p.name()).ifPresent(current::add);
+        }
+        return decide(c, request, current, cost);
     }
 
     /** The headers, status and body for a decision. */
     public HttpAnswer answer(Decision decision) {
-        return HttpContract.answer(decision, config.headers(), config.retryAfterJitter().toSeconds());
+        TollgateConfig c = config;
+        return HttpContract.answer(decision, c.headers(), c.retryAfterJitter().toSeconds());
     }
 
-    private Decision decide(RequestView original, List<Policy> policies, long costOverride) {
+    private Decision decide(TollgateConfig c, RequestView original, List<Policy> policies, long costOverride) {
         if (policies.isEmpty()) {
             return Decision.noPolicy();
         }
         try {
-            ClientRequest request = new ClientRequest(original, config.clientAddresses());
-            if (!config.allowList().isEmpty() && config.allowList().allows(request, request.clientBytes())) {
+            ClientRequest request = new ClientRequest(original, c.clientAddresses());
+            if (!c.allowList().isEmpty() && c.allowList().allows(request, request.clientBytes())) {
                 return Decision.noPolicy();
             }
-            String plan = config.plans().select(request, request.fromTrustedProxy());
+            String plan = c.plans().select(request, request.fromTrustedProxy());
             String method = request.method();
             String path = request.path();
             List<BucketRequest> calls = new ArrayList<>(policies.size());
@@ -186,11 +319,12 @@ public final class RateLimiter implements AutoCloseable {
                 clients.add(client);
                 limits.add(set);
                 long cost = costOverride > 0 ? costOverride : p.cost().of(method, path);
-                calls.add(new BucketRequest(BucketKeys.key(config.keyPrefix(), p.name(), client),
+                calls.add(new BucketRequest(BucketKeys.key(c.keyPrefix(), p.name(), client),
                         set, cost, p.mode() == Mode.ENFORCE, p.algorithm()));
             }
-            Decision d = acquire(policies, clients, limits, plan, calls);
+            Decision d = acquire(c, policies, clients, limits, plan, calls);
             denials.record(d);
+            metrics.decision(d, fallback != null);
             return d;
         } catch (RuntimeException | StackOverflowError e) {
             LOG.log(Level.SEVERE, Messages.INTERNAL_ERROR + ": unexpected error deciding a request; it goes through unlimited", e);
@@ -228,52 +362,77 @@ public final class RateLimiter implements AutoCloseable {
         return circuit == null ? null : circuit.state();
     }
 
-    private Decision acquire(List<Policy> policies, List<String> clients, List<List<Limit>> limits, String plan,
-                             List<BucketRequest> calls) {
+    /** Where this limiter stands, for readiness checks. */
+    public Health health() {
+        TollgateConfig c = config;
+        if (circuit == null) {
+            return new Health(name, true, "memory", "none", false, 0, 0, null);
+        }
+        Circuit.State s = circuit.state();
+        boolean fallbackNow = s != Circuit.State.CLOSED;
+        boolean closedPolicy = c.failureMode() == FailureMode.CLOSED;
+        for (Policy p : c.policies()) {
+            closedPolicy |= p.failureMode() == FailureMode.CLOSED;
+        }
+        return new Health(name, !(fallbackNow && closedPolicy), "redis", s.name().toLowerCase(Locale.ROOT), fallbackNow,
+                redisCalls.sum(), redisFailures.sum(), lastFailure);
+    }
+
+    /** Every limiter open in this class loader (this application), for health checks. */
+    public static List<RateLimiter> live() {
+        return List.copyOf(LIVE);
+    }
+
+    private Decision acquire(TollgateConfig c, List<Policy> policies, List<String> clients, List<List<Limit>> limits,
+                             String plan, List<BucketRequest> calls) {
         if (fallback == null) {
             return toDecision(policies, clients, limits, plan, store.acquire(calls), Decision.Source.LOCAL);
         }
         if (circuit.allowsCall()) {
             redisCalls.increment();
+            long start = System.nanoTime();
             try {
                 long[] reply = store.acquire(calls);
+                metrics.redisCall(System.nanoTime() - start, true);
                 circuit.success();
                 return toDecision(policies, clients, limits, plan, reply, Decision.Source.REDIS);
             } catch (RuntimeException e) {
+                metrics.redisCall(System.nanoTime() - start, false);
                 redisFailures.increment();
+                lastFailure = e.toString();
                 circuit.failure(e);
                 REDIS_LOG.log(Level.FINE, "a Redis call failed", e);
             }
         }
-        return degraded(policies, clients, limits, plan, calls);
+        return degraded(c, policies, clients, limits, plan, calls);
     }
 
     /**
      * The decision while Redis fails, each policy by its failure mode: {@code closed} policies
-     * refuse the request with 503, {@code open} ones step aside, {@code local} ones decide with
-     * this node's memory.
+     * refuse the request with 503, {@code open} ones step aside (reported with no limits),
+     * {@code local} ones decide with this node's memory.
      */
-    private Decision degraded(List<Policy> policies, List<String> clients, List<List<Limit>> limits, String plan,
-                              List<BucketRequest> calls) {
+    private Decision degraded(TollgateConfig c, List<Policy> policies, List<String> clients, List<List<Limit>> limits,
+                              String plan, List<BucketRequest> calls) {
         List<PolicyResult> closed = new ArrayList<>(0);
+        List<PolicyResult> open = new ArrayList<>(0);
         List<Integer> local = new ArrayList<>(policies.size());
         for (int i = 0; i < policies.size(); i++) {
             Policy p = policies.get(i);
-            FailureMode mode = p.failureMode() != null ? p.failureMode() : config.failureMode();
+            FailureMode mode = p.failureMode() != null ? p.failureMode() : c.failureMode();
             if (mode == FailureMode.CLOSED && p.mode() == Mode.ENFORCE) {
                 closed.add(new PolicyResult(p, clients.get(i), plan, List.of()));
             } else if (mode == FailureMode.LOCAL) {
                 local.add(i);
+            } else {
+                open.add(new PolicyResult(p, clients.get(i), plan, List.of()));
             }
         }
         if (!closed.isEmpty()) {
             return new Decision(Decision.Verdict.UNAVAILABLE, closed, 1_000_000, Decision.Source.NONE);
         }
         if (local.isEmpty()) {
-            return Decision.noPolicy();
-        }
-        if (local.size() == policies.size()) {
-            return toDecision(policies, clients, limits, plan, fallback.acquire(calls), Decision.Source.LOCAL);
+            return new Decision(Decision.Verdict.ALLOW, open, 0, Decision.Source.NONE);
         }
         List<Policy> p2 = new ArrayList<>(local.size());
         List<String> c2 = new ArrayList<>(local.size());
@@ -285,7 +444,13 @@ public final class RateLimiter implements AutoCloseable {
             l2.add(limits.get(i));
             r2.add(calls.get(i));
         }
-        return toDecision(p2, c2, l2, plan, fallback.acquire(r2), Decision.Source.LOCAL);
+        Decision d = toDecision(p2, c2, l2, plan, fallback.acquire(r2), Decision.Source.LOCAL);
+        if (open.isEmpty()) {
+            return d;
+        }
+        List<PolicyResult> all = new ArrayList<>(d.results());
+        all.addAll(open);
+        return new Decision(d.verdict(), all, d.retryAfterMicros(), d.source());
     }
 
     static Decision toDecision(List<Policy> policies, List<String> clients, List<List<Limit>> limits, String plan,
@@ -311,7 +476,7 @@ public final class RateLimiter implements AutoCloseable {
         return new Decision(denied ? Decision.Verdict.DENY : Decision.Verdict.ALLOW, results, retry, source);
     }
 
-    private static String safe(java.util.function.Supplier<String> s) {
+    private static String safe(Supplier<String> s) {
         try {
             return s.get();
         } catch (RuntimeException e) {
@@ -321,9 +486,68 @@ public final class RateLimiter implements AutoCloseable {
 
     @Override
     public void close() {
+        LIVE.remove(this);
+        if (reloading != null) {
+            reloading.shutdownNow();
+        }
+        if (mbean != null) {
+            try {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(mbean);
+            } catch (Exception e) {
+                LOG.log(Level.FINE, "not unregistered from JMX", e);
+            }
+        }
+        metrics.close();
         store.close();
         if (fallback != null) {
             fallback.close();
+        }
+    }
+
+    /** The JMX view. */
+    private final class Management implements RateLimiterMXBean {
+        @Override
+        public String getCircuit() {
+            return health().circuit();
+        }
+
+        @Override
+        public boolean isReady() {
+            return health().ready();
+        }
+
+        @Override
+        public boolean isFallback() {
+            return health().fallback();
+        }
+
+        @Override
+        public long getRedisCalls() {
+            return redisCalls.sum();
+        }
+
+        @Override
+        public long getRedisFailures() {
+            return redisFailures.sum();
+        }
+
+        @Override
+        public String getLastFailure() {
+            return lastFailure;
+        }
+
+        @Override
+        public String getConfiguration() {
+            return describe(config);
+        }
+
+        @Override
+        public String reload() {
+            try {
+                return RateLimiter.this.reload() ? "changed and in force" : "unchanged";
+            } catch (ConfigException e) {
+                return "refused, the previous configuration stays: " + e.getMessage();
+            }
         }
     }
 }

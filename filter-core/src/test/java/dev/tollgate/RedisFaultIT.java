@@ -136,7 +136,7 @@ class RedisFaultIT {
         long worst = worst(samples);
         System.out.printf("[fault] worst request %.1f ms; budget %d ms; scheduler stall in the same run %.1f ms%n",
                 worst / 1e6, TIMEOUT_MS, noiseNanos / 1e6);
-        assertTrue(worst <= (TIMEOUT_MS + SLACK_MS) * 1_000_000L + noiseNanos,
+        assertTrue(worst <= (TIMEOUT_MS + SLACK_MS) * 1_000_000L + 2 * noiseNanos,
                 "a request waited " + worst / 1e6 + " ms, beyond the budget of " + TIMEOUT_MS + " ms and the scheduler's "
                         + noiseNanos / 1e6 + " ms");
     }
@@ -155,22 +155,24 @@ class RedisFaultIT {
     @ValueSource(strings = {"local", "open", "closed"})
     void redisKilledWhileRequestsRunThenStartedAgain(String mode, RedisProcess redis) throws Exception {
         try (RateLimiter rl = limiter(redis, mode, "50/s burst 50")) {
-            long[] marks = new long[2];
+            long[] marks = new long[3]; // killed, restart begins, restart done (Redis answers)
             List<Sample> samples = load(rl, 4, 3_000, Map.of(
                     500L, () -> {
                         marks[0] = System.nanoTime();
                         redis.kill();
                     },
                     1_500L, () -> {
-                        redis.restart();
                         marks[1] = System.nanoTime();
+                        redis.restart();
+                        marks[2] = System.nanoTime();
                     }));
             report("kill, mode " + mode, samples, marks[0], marks[1]);
             long recovery = recoveryMillis(samples, marks[1]);
-            System.out.printf("[fault] kill, mode %s: Redis decides again %d ms after the restart; worst latency overall %.1f ms%n",
-                    mode, recovery, worst(samples) / 1e6);
+            System.out.printf("[fault] kill, mode %s: the restart took %d ms; Redis decides again %d ms after the restart"
+                    + " began; worst latency overall %.1f ms%n", mode, (marks[2] - marks[1]) / 1_000_000, recovery, worst(samples) / 1e6);
             assertWithinBudget(samples);
-            assertTrue(recovery >= 0 && recovery < 1_500, "Redis decides again soon after it is back: " + recovery + " ms");
+            assertTrue(recovery >= 0 && recovery < (marks[2] - marks[1]) / 1_000_000 + 1_000,
+                    "Redis decides again within one probe period (200 ms) of answering: " + recovery + " ms");
             for (Sample s : samples) {
                 if (s.startNanos > marks[0] + 250_000_000L && s.startNanos < marks[1]) {
                     switch (mode) {
@@ -199,11 +201,11 @@ class RedisFaultIT {
             List<Sample> samples = load(rl, 4, 3_000, Map.of(
                     500L, () -> {
                         marks[0] = System.nanoTime();
-                        calls[0] = rl.redisCalls();
+                        calls[0] = rl.redisFailures();
                         redis.pause();
                     },
                     2_000L, () -> {
-                        calls[1] = rl.redisCalls();
+                        calls[1] = rl.redisFailures();
                         redis.resume();
                         marks[1] = System.nanoTime();
                     }));
@@ -211,12 +213,12 @@ class RedisFaultIT {
             long duringPause = calls[1] - calls[0];
             long requests = samples.stream().filter(s -> s.startNanos > marks[0] && s.startNanos < marks[1]).count();
             long recovery = recoveryMillis(samples, marks[1]);
-            System.out.printf("[fault] SIGSTOP: %d requests during the pause made %d calls to the hung Redis (the first"
-                    + " ones, until the circuit opened, then one probe per open period); Redis decides again %d ms after"
-                    + " SIGCONT%n", requests, duringPause, recovery);
+            System.out.printf("[fault] SIGSTOP: of %d requests during the pause, %d waited for the hung Redis until their"
+                    + " budget ran out (the first ones, until the circuit opened, then one probe per open period); Redis"
+                    + " decides again %d ms after SIGCONT%n", requests, duringPause, recovery);
             assertWithinBudget(samples);
-            // 4 threads x 3 failures to open, then probes at 200, 400, 800 ms... into a 1.5 s pause
-            assertTrue(duringPause <= 4 * 3 + 6, "after the circuit opens, requests stop calling Redis: " + duringPause);
+            // 4 threads x 3 failures to open, then one probe per 200 ms into a 1.5 s pause
+            assertTrue(duringPause <= 4 * 3 + 8, "after the circuit opens, requests stop calling Redis: " + duringPause);
             assertTrue(requests > 10 * duringPause, "most requests never waited for Redis");
             assertTrue(recovery >= 0, "Redis decides again after it resumes");
         }

@@ -37,6 +37,9 @@ public final class ConfigKeys {
     public static final String IPV6_PREFIX = "tollgate.ipv6-prefix";
     public static final String ALLOW_LIST = "tollgate.allow-list";
     public static final String RETRY_AFTER_JITTER = "tollgate.retry-after-jitter";
+    public static final String METRICS = "tollgate.metrics";
+    public static final String RELOAD_INTERVAL = "tollgate.reload-interval";
+    public static final String JMX = "tollgate.jmx";
     public static final String PLANS = "tollgate.plans";
     public static final String PLAN_SELECTOR = "tollgate.plan.selector";
     public static final String PLAN_DEFAULT = "tollgate.plan.default";
@@ -75,7 +78,7 @@ public final class ConfigKeys {
             new Key(REDIS_FAILURE_MODE, "local",
                     "when Redis fails: `local` (decide on this node's memory), `open` (let through), `closed` (answer 503)"),
             new Key(REDIS_CIRCUIT_FAILURES, "3", "consecutive Redis failures that open the circuit (stop calling Redis)"),
-            new Key(REDIS_CIRCUIT_OPEN_FOR, "1s", "how long the circuit stays open before one request probes Redis; doubles while probes fail, up to 30s"),
+            new Key(REDIS_CIRCUIT_OPEN_FOR, "1s", "how long the circuit stays open before one request probes Redis (again after each failed probe)"),
             new Key(REDIS_POOL_SIZE, "16", "most connections per Redis server"),
             new Key(REDIS_KEY_PREFIX, "tollgate:", "prefix of every Redis key"),
             new Key(POLICIES, "default", "names of the policies, comma-separated, in order of precedence"),
@@ -103,6 +106,11 @@ public final class ConfigKeys {
             new Key(IPV6_PREFIX, "64", "IPv6 clients are grouped by this prefix length, so a host cannot rotate through its subnet"),
             new Key(ALLOW_LIST, "(none)", "clients never limited: addresses, ranges, `principal:<name>`, `role:<role>`"),
             new Key(RETRY_AFTER_JITTER, "0s", "up to this much is added at random to `Retry-After`, e.g. `3s`"),
+            new Key(METRICS, "auto", "where metrics go: `auto` (OpenTelemetry and/or Micrometer, whichever the application has),"
+                    + " `opentelemetry`, `micrometer`, `none`"),
+            new Key(RELOAD_INTERVAL, "0s", "how often the configuration is read again, e.g. `30s`; `0s` never (a reload can"
+                    + " also be called, through JMX)"),
+            new Key(JMX, "true", "`false` registers no JMX bean `dev.tollgate:type=RateLimiter`"),
             new Key(PLANS, "(none)", "names of the plans, e.g. `internal,pro,free`"),
             new Key(PLAN_SELECTOR, "role",
                     "how a request's plan is found: `role` (the first plan whose role the principal has) or `header:<Name>`"

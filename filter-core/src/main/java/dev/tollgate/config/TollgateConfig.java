@@ -50,11 +50,16 @@ import java.util.regex.Pattern;
  * @param allowList        clients never limited
  * @param plans            the plans, if any
  * @param retryAfterJitter the most added at random to {@code Retry-After}
+ * @param metrics          where metrics go: {@code auto}, {@code none}, {@code opentelemetry}, {@code micrometer}
+ * @param reloadInterval   how often the configuration is read again; zero: never
+ * @param jmx              whether the limiter registers a JMX bean
+ * @param fingerprint      a digest of every value read, to tell whether a reload changed anything
  */
 public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode failureMode, String keyPrefix,
                              List<Policy> policies, HeaderStyle headers, int localMaxKeys, boolean jaxrsGlobal,
                              ClientAddresses clientAddresses, AllowList allowList, Plans plans,
-                             Duration retryAfterJitter) {
+                             Duration retryAfterJitter, String metrics, Duration reloadInterval, boolean jmx,
+                             String fingerprint) {
 
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_.:/-]{0,64}");
     private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
@@ -62,6 +67,12 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
 
     public TollgateConfig {
         policies = List.copyOf(policies);
+    }
+
+    /** This configuration with other Redis settings. */
+    public TollgateConfig withRedis(RedisSettings other) {
+        return new TollgateConfig(enabled, other, failureMode, keyPrefix, policies, headers, localMaxKeys, jaxrsGlobal,
+                clientAddresses, allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint);
     }
 
     /** The policy of that name, if configured. */
@@ -103,6 +114,20 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         Duration jitter = r.parse(ConfigKeys.RETRY_AFTER_JITTER, Duration.ZERO, "from 0s to 1h: " + Durations.SYNTAX,
                 v -> durationIn(v, Duration.ZERO, Duration.ofHours(1)));
         Plans plans = r.plans(addresses);
+        String metrics = r.parse(ConfigKeys.METRICS, "auto", "'auto', 'none', or 'opentelemetry' and/or 'micrometer'"
+                + " separated by ','", v -> {
+                    String low = v.toLowerCase(Locale.ROOT).replace(" ", "");
+                    if (!low.matches("auto|none|(opentelemetry|micrometer)(,(opentelemetry|micrometer))?")) {
+                        throw new IllegalArgumentException("it names no known metrics library");
+                    }
+                    return low;
+                });
+        Duration reloadInterval = r.parse(ConfigKeys.RELOAD_INTERVAL, Duration.ZERO, "0s (never) or from 1s to 1h: "
+                + Durations.SYNTAX, v -> {
+                    Duration d = Durations.parse(v);
+                    return d.isZero() ? d : durationIn(v, Duration.ofSeconds(1), Duration.ofHours(1));
+                });
+        boolean jmx = r.parse(ConfigKeys.JMX, true, "'true' or 'false'", TollgateConfig::bool);
 
         Map<String, KeyResolverProvider> providers;
         try {
@@ -116,7 +141,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             throw new ConfigException(r.problems);
         }
         return new TollgateConfig(enabled, redis, failureMode, prefix, policies, headers, maxKeys, jaxrsGlobal,
-                addresses, allowList, plans, jitter);
+                addresses, allowList, plans, jitter, metrics, reloadInterval, jmx, r.fingerprint());
     }
 
     static boolean bool(String v) {
@@ -168,9 +193,33 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
     private static final class Reader {
         final ConfigLookup lookup;
         final List<String> problems = new ArrayList<>();
+        final java.util.TreeMap<String, String> seen = new java.util.TreeMap<>();
 
-        Reader(ConfigLookup lookup) {
-            this.lookup = lookup;
+        Reader(ConfigLookup base) {
+            this.lookup = new ConfigLookup(List.of(new ConfigSource() {
+                @Override
+                public String get(String key) {
+                    Optional<ConfigValue> v = base.get(key);
+                    v.ifPresent(x -> seen.put(key, x.value()));
+                    return v.map(ConfigValue::value).orElse(null);
+                }
+
+                @Override
+                public String describe(String key) {
+                    return base.get(key).map(ConfigValue::source).orElse("default");
+                }
+            }));
+        }
+
+        /** A digest of every value read: equal digests, equal configurations. */
+        String fingerprint() {
+            try {
+                java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+                seen.forEach((k, v) -> md.update((k + '\u0000' + v + '\n').getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                return java.util.HexFormat.of().formatHex(md.digest());
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         <T> T parse(String key, T defaultValue, String accepted, Function<String, T> parser) {

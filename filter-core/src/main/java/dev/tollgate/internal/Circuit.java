@@ -11,8 +11,8 @@ import java.util.logging.Logger;
  * consecutive failures it opens: no call goes to Redis (a dead Redis then costs nothing per
  * request, not a timeout each) until {@code openFor} has passed; then one request probes Redis
  * while the others still take the failure mode. A probe that succeeds closes the circuit; one
- * that fails opens it again for twice as long, up to {@value #MAX_OPEN_SECONDS} s (or
- * {@code openFor}, if that is longer).
+ * that fails opens it again for {@code openFor}. So a dead Redis costs one request's budget per
+ * {@code openFor}, and Redis decides again at most {@code openFor} after it is back.
  *
  * <p>Each transition is logged once: {@code TOLLGATE-021} when it opens, {@code TOLLGATE-022}
  * when it closes. Thread-safe.
@@ -24,12 +24,10 @@ public final class Circuit {
         CLOSED, OPEN, HALF_OPEN
     }
 
-    static final long MAX_OPEN_SECONDS = 30;
     private static final Logger LOG = Logger.getLogger("dev.tollgate.redis");
 
     private final int threshold;
     private final long openForNanos;
-    private final long maxOpenNanos;
     private final LongSupplier nanoTime;
     private final String target;
 
@@ -37,20 +35,33 @@ public final class Circuit {
     private final AtomicBoolean probing = new AtomicBoolean();
     private volatile State state = State.CLOSED;
     private volatile long openUntil;
-    private volatile long currentOpenNanos;
     private volatile long openedAt;
+    private volatile long downBefore;
 
     public Circuit(int threshold, Duration openFor, LongSupplier nanoTime, String target) {
         this.threshold = threshold;
         this.openForNanos = openFor.toNanos();
-        this.maxOpenNanos = Math.max(openForNanos, Duration.ofSeconds(MAX_OPEN_SECONDS).toNanos());
         this.nanoTime = nanoTime;
         this.target = target;
-        this.currentOpenNanos = openForNanos;
     }
 
     public State state() {
         return state;
+    }
+
+    /** The state as a number for a gauge: 0 closed, 1 half-open, 2 open. */
+    public int stateCode() {
+        State s = state;
+        return s == State.CLOSED ? 0 : s == State.HALF_OPEN ? 1 : 2;
+    }
+
+    /** The time spent not closed so far, the current outage included. */
+    public long downNanos() {
+        long total = downBefore;
+        if (state != State.CLOSED) {
+            total += nanoTime.getAsLong() - openedAt;
+        }
+        return total;
     }
 
     /** Whether this request may call Redis; a {@code true} in the open state makes it the probe. */
@@ -74,9 +85,10 @@ public final class Circuit {
         if (state != State.CLOSED) {
             synchronized (this) {
                 if (state != State.CLOSED) {
-                    long downMillis = (nanoTime.getAsLong() - openedAt) / 1_000_000;
+                    long down = nanoTime.getAsLong() - openedAt;
+                    long downMillis = down / 1_000_000;
+                    downBefore += down;
                     state = State.CLOSED;
-                    currentOpenNanos = openForNanos;
                     probing.set(false);
                     LOG.info(() -> Messages.REDIS_UP + ": " + target + " answers again after " + downMillis
                             + " ms; decisions are shared again");
@@ -88,7 +100,7 @@ public final class Circuit {
     /** Opens the circuit at once, e.g. when Redis does not answer at start-up. */
     public synchronized void open(Throwable cause) {
         openedAt = nanoTime.getAsLong();
-        openUntil = openedAt + currentOpenNanos;
+        openUntil = openedAt + openForNanos;
         state = State.OPEN;
     }
 
@@ -96,8 +108,7 @@ public final class Circuit {
     public void failure(Throwable cause) {
         if (state == State.HALF_OPEN) {
             synchronized (this) {
-                currentOpenNanos = Math.min(currentOpenNanos * 2, maxOpenNanos);
-                openUntil = nanoTime.getAsLong() + currentOpenNanos;
+                openUntil = nanoTime.getAsLong() + openForNanos;
                 state = State.OPEN;
                 probing.set(false);
             }
@@ -107,11 +118,11 @@ public final class Circuit {
             synchronized (this) {
                 if (state == State.CLOSED) {
                     openedAt = nanoTime.getAsLong();
-                    openUntil = openedAt + currentOpenNanos;
+                    openUntil = openedAt + openForNanos;
                     state = State.OPEN;
                     LOG.warning(() -> Messages.REDIS_DOWN + ": " + target + " failed " + threshold
                             + " times in a row (last: " + cause + "); Tollgate stops calling it and applies the failure"
-                            + " mode, probing it again in " + currentOpenNanos / 1_000_000 + " ms");
+                            + " mode, probing it every " + openForNanos / 1_000_000 + " ms");
                 }
             }
         }

@@ -91,13 +91,13 @@ public final class KeyResolvers {
      */
     public static KeyResolver parse(String text, Map<String, KeyResolverProvider> providers) {
         if (text == null || text.isBlank()) {
-            throw new IllegalArgumentException("no key given; expected " + SYNTAX);
+            throw new IllegalArgumentException("no key given");
         }
         List<Part[]> alternatives = new ArrayList<>();
         for (String alt : text.split(",")) {
             String a = alt.trim();
             if (a.isEmpty()) {
-                throw new IllegalArgumentException("an empty alternative; expected " + SYNTAX);
+                throw new IllegalArgumentException("an empty alternative");
             }
             List<Part> parts = new ArrayList<>();
             for (String raw : a.split("\\+")) {
@@ -108,7 +108,7 @@ public final class KeyResolvers {
                 KeyResolverProvider provider = providers.get(name);
                 if (provider == null) {
                     throw new IllegalArgumentException("unknown key resolver '" + name + "'; known: "
-                            + String.join(", ", providers.keySet()) + "; expected " + SYNTAX);
+                            + String.join(", ", providers.keySet()) + "");
                 }
                 KeyResolver resolver = provider.create(arg);
                 String label = arg == null ? name : name + "." + arg.toLowerCase(Locale.ROOT);

@@ -19,6 +19,12 @@ public final class Messages {
     public static final String UNKNOWN_POLICY = "TOLLGATE-003";
     /** The configuration in force, at start-up. */
     public static final String STARTED = "TOLLGATE-010";
+    /** Where metrics go, at start-up. */
+    public static final String METRICS = "TOLLGATE-011";
+    /** The configuration was reloaded and changed. */
+    public static final String RELOADED = "TOLLGATE-012";
+    /** A reload found a bad value; the configuration in force stays. */
+    public static final String RELOAD_REFUSED = "TOLLGATE-013";
     /** Redis did not answer at start-up; the failure mode applies until it does. */
     public static final String REDIS_NOT_READY = "TOLLGATE-020";
     /** Redis stopped answering; the failure mode applies (logged once per outage). */

@@ -25,7 +25,7 @@ public final class RequestPatterns {
 
     public static RequestMatcher parse(String text) {
         if (text == null || text.isBlank()) {
-            throw new IllegalArgumentException("no pattern given; expected " + SYNTAX);
+            throw new IllegalArgumentException("no pattern given");
         }
         List<Entry> entries = new ArrayList<>();
         for (String raw : text.split(",")) {
@@ -43,22 +43,22 @@ public final class RequestPatterns {
                 for (String m : words[0].split("\\|")) {
                     String upper = m.toUpperCase(Locale.ROOT);
                     if (!METHOD.matcher(upper).matches()) {
-                        throw new IllegalArgumentException("'" + entry + "': '" + m + "' is not an HTTP method; expected " + SYNTAX);
+                        throw new IllegalArgumentException("'" + entry + "': '" + m + "' is not an HTTP method");
                     }
                     methods.add(upper);
                 }
                 methods = Set.copyOf(methods);
                 path = words[1];
             } else {
-                throw new IllegalArgumentException("'" + entry + "' is not a pattern; expected " + SYNTAX);
+                throw new IllegalArgumentException("'" + entry + "' is not a pattern");
             }
             if (!path.startsWith("/")) {
-                throw new IllegalArgumentException("'" + entry + "': the path must start with '/'; expected " + SYNTAX);
+                throw new IllegalArgumentException("'" + entry + "': the path must start with '/'");
             }
             entries.add(new Entry(methods, compile(path, entry)));
         }
         if (entries.isEmpty()) {
-            throw new IllegalArgumentException("no pattern given; expected " + SYNTAX);
+            throw new IllegalArgumentException("no pattern given");
         }
         List<Entry> all = List.copyOf(entries);
         String shown = text.trim();
@@ -103,7 +103,7 @@ public final class RequestPatterns {
             } else if (p.equals("*")) {
                 out[i] = STAR;
             } else if (p.contains("**")) {
-                throw new IllegalArgumentException("'" + entry + "': '**' must be a whole segment; expected " + SYNTAX);
+                throw new IllegalArgumentException("'" + entry + "': '**' must be a whole segment");
             } else if (p.contains("*")) {
                 StringBuilder rx = new StringBuilder();
                 for (String lit : p.split("\\*", -1)) {

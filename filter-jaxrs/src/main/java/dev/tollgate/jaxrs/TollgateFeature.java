@@ -10,11 +10,13 @@ import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.Messages;
 import jakarta.annotation.PreDestroy;
+import jakarta.servlet.ServletContext;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.DynamicFeature;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Configuration;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
@@ -65,6 +67,10 @@ public class TollgateFeature implements DynamicFeature {
     private static final Logger LOG = Logger.getLogger("dev.tollgate");
 
     private RateLimiter limiter;
+
+    /** Injected where the runtime runs on servlets (all the servers Tollgate targets), for the limiter's name. */
+    @Context
+    private ServletContext servletContext;
     /** Every policy some {@code @RateLimited} names; complete once deployment is over. */
     private final Set<String> named = ConcurrentHashMap.newKeySet();
 
@@ -158,8 +164,17 @@ public class TollgateFeature implements DynamicFeature {
                         Object v = configuration.getProperty(key);
                         return v == null ? null : v.toString();
                     }));
+            String name = "jaxrs";
             try {
-                limiter = RateLimiter.create(TollgateConfig.load(lookup, loader));
+                if (servletContext != null) {
+                    name = (servletContext.getContextPath().isEmpty() ? "/" : servletContext.getContextPath()) + " jaxrs";
+                }
+            } catch (RuntimeException | LinkageError e) {
+                // no servlet context behind this runtime
+            }
+            ClassLoader l = loader;
+            try {
+                limiter = RateLimiter.create(TollgateConfig.load(lookup, loader), name, () -> TollgateConfig.load(lookup, l));
             } catch (ConfigException e) {
                 LOG.severe(e.getMessage());
                 throw e;

@@ -83,8 +83,10 @@ public class TollgateFilter implements Filter {
         }
         ServletContext context = filterConfig.getServletContext();
         ConfigLookup lookup = lookup(context, filterConfig.getFilterName(), filterConfig::getInitParameter);
+        ClassLoader loader = context.getClassLoader();
+        String name = (context.getContextPath().isEmpty() ? "/" : context.getContextPath()) + " " + filterConfig.getFilterName();
         try {
-            limiter = RateLimiter.create(TollgateConfig.load(lookup, context.getClassLoader()));
+            limiter = RateLimiter.create(TollgateConfig.load(lookup, loader), name, () -> TollgateConfig.load(lookup, loader));
         } catch (ConfigException e) {
             LOG.severe(e.getMessage());
             throw new ServletException(e.getMessage(), e);
