@@ -9,8 +9,8 @@ import java.util.Arrays;
  * Entry point of the harness (run from the benchmarks folder by Maven's exec:exec):
  *
  * <pre>
- * decision [quick] [threads=1,4,16,64] [iterations=3] [time=1s] [warmup=2] [only=regex] [pool=16]
- * scenario [quick] [phase=20s] [warmup=5s] [rate=2000] [clients=50] [client-rate=5] [slots=8] [hold=5ms] [cpu=100us]
+ * decision [quick] [threads=1,4,16,64] [iterations=3] [time=1s] [warmup=2] [only=regex] [pool=16] [timeout=10s] [prof=name]
+ * scenario [quick] [phase=20s] [warmup=6s] [rate=2000] [connections=128] [clients=50] [client-rate=5] [slots=8] [hold=5ms] [cpu=100us] [no-nginx]
  * </pre>
  *
  * Results go to {@code target/bench/}.
