@@ -172,7 +172,14 @@ public final class DecisionRun {
         }
         String prof = options.get("prof", null);
         if (prof != null) {
-            b.addProfiler(prof);
+            // e.g. prof=jfr (recordings go under target/bench/decision/jfr) or prof=stack
+            int colon = prof.indexOf(':');
+            String name = colon < 0 ? prof : prof.substring(0, colon);
+            String init = colon < 0 ? "" : prof.substring(colon + 1);
+            if (name.equals("jfr") && !init.contains("dir=")) {
+                init = (init.isEmpty() ? "" : init + ";") + "dir=" + out.resolve("jfr");
+            }
+            b.addProfiler(name, init);
         }
         Collection<RunResult> results = new Runner(b.build()).run();
         List<Row> rows = new ArrayList<>();

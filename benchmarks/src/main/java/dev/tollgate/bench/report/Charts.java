@@ -27,7 +27,8 @@ public final class Charts {
 
     private static final Color[] COLORS = {
         new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0xff7f0e),
-        new Color(0x9467bd), new Color(0x8c564b), new Color(0x17becf), new Color(0x7f7f7f)};
+        new Color(0x9467bd), new Color(0x8c564b), new Color(0x17becf), new Color(0x7f7f7f), new Color(0xbcbd22),
+        new Color(0xe377c2), new Color(0x000000)};
 
     private Charts() {
     }
@@ -61,10 +62,7 @@ public final class Charts {
             plot.setDomainAxis(x);
         }
         if (logY) {
-            LogAxis y = new LogAxis(yLabel);
-            y.setBase(10);
-            y.setNumberFormatOverride(NumberFormat.getNumberInstance(Locale.ROOT));
-            plot.setRangeAxis(y);
+            plot.setRangeAxis(logAxis(yLabel));
         } else {
             ((NumberAxis) plot.getRangeAxis()).setAutoRangeIncludesZero(true);
         }
@@ -97,16 +95,24 @@ public final class Charts {
         x.setBase(10);
         x.setTickUnit(new NumberTickUnit(1));
         x.setNumberFormatOverride(new PercentileFormat());
-        x.setLowerBound(1);
+        x.setRange(1, 1000);
         plot.setDomainAxis(x);
         if (logY) {
-            LogAxis y = new LogAxis(yLabel);
-            y.setBase(10);
-            y.setNumberFormatOverride(NumberFormat.getNumberInstance(Locale.ROOT));
-            plot.setRangeAxis(y);
+            plot.setRangeAxis(logAxis(yLabel));
         }
         style(chart, plot, false);
         ChartUtils.saveChartAsPNG(file.toFile(), chart, 960, 560);
+    }
+
+    /** A base-10 log axis with a tick at each power of ten, labelled plainly (0.1, 1, 10, 1,000). */
+    private static LogAxis logAxis(String label) {
+        LogAxis y = new LogAxis(label);
+        y.setBase(10);
+        y.setTickUnit(new NumberTickUnit(1));
+        y.setMinorTickMarksVisible(true);
+        y.setNumberFormatOverride(new java.text.DecimalFormat("#,##0.###",
+                java.text.DecimalFormatSymbols.getInstance(Locale.ROOT)));
+        return y;
     }
 
     private static void style(JFreeChart chart, XYPlot plot, boolean shapes) {
