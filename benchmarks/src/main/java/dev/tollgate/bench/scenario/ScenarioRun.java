@@ -63,6 +63,9 @@ public final class ScenarioRun {
 
         RedisServer.deleteTree(out);
         Files.createDirectories(out);
+        if (o.flag("app-jfr")) {
+            System.setProperty("tollgate.bench.app-jfr", "true"); // a flight recording of each application JVM
+        }
         System.out.println("[bench] scenario, results in " + out);
         System.out.printf(Locale.ROOT, "[bench] %d well-behaved clients at %.1f req/s each, a runaway at %d req/s"
                         + " (over at most %d connections); the app: %d slots held %d µs, %d µs CPU per request; phases of %s%n",
@@ -357,7 +360,11 @@ public final class ScenarioRun {
             Files.createDirectories(dir);
             int port = RedisServer.freePort();
             List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx512m", "-cp", System.getProperty("java.class.path"), AppServer.class.getName(),
+                    "-Xmx512m"));
+            if (Boolean.getBoolean("tollgate.bench.app-jfr")) {
+                cmd.add("-XX:StartFlightRecording=filename=" + dir.resolve("app.jfr") + ",settings=profile,dumponexit=true");
+            }
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), AppServer.class.getName(),
                     Integer.toString(port), dir.resolve("tomcat").toString(), tollgate ? "tollgate" : "plain", redisUri));
             cmd.addAll(List.of(work));
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
