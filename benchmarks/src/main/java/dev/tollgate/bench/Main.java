@@ -1,0 +1,47 @@
+package dev.tollgate.bench;
+
+import dev.tollgate.bench.decision.DecisionRun;
+import dev.tollgate.bench.scenario.ScenarioRun;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * Entry point of the harness (run from the benchmarks folder by Maven's exec:exec):
+ *
+ * <pre>
+ * decision [quick] [threads=1,4,16,64] [iterations=3] [time=1s] [warmup=2] [only=regex] [pool=16] [timeout=10s] [prof=name]
+ * scenario [quick] [phase=20s] [warmup=6s] [rate=2000] [connections=128] [clients=50] [client-rate=5] [slots=8] [hold=5ms] [cpu=100us] [no-nginx] [no-pool-phase] [app-jfr]
+ * </pre>
+ *
+ * Results go to {@code target/bench/}.
+ */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String what = args.length > 0 ? args[0] : "decision";
+        Options options = new Options(Arrays.asList(args).subList(Math.min(1, args.length), args.length));
+        Path out = Path.of("target", "bench").toAbsolutePath();
+        int status;
+        try {
+            switch (what) {
+                case "decision":
+                    DecisionRun.run(out.resolve("decision"), options);
+                    break;
+                case "scenario":
+                    ScenarioRun.run(out.resolve("scenario"), options);
+                    break;
+                default:
+                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision or -Dbench=scenario");
+                    System.exit(2);
+            }
+            status = 0;
+        } catch (IllegalStateException e) {
+            System.err.println("[bench] " + e.getMessage());
+            status = 1;
+        }
+        System.exit(status);
+    }
+}

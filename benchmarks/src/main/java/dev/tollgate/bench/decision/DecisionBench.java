@@ -1,0 +1,205 @@
+package dev.tollgate.bench.decision;
+
+import dev.tollgate.Decision;
+import dev.tollgate.Limit;
+import dev.tollgate.RateLimiter;
+import dev.tollgate.RequestView;
+import dev.tollgate.bench.Clients;
+import dev.tollgate.internal.BucketKeys;
+import dev.tollgate.internal.JedisPort;
+import dev.tollgate.internal.LocalStore;
+import dev.tollgate.internal.MicroClock;
+import dev.tollgate.internal.RedisStore;
+import dev.tollgate.spi.BucketRequest;
+import io.github.bucket4j.BucketConfiguration;
+import io.github.bucket4j.distributed.BucketProxy;
+import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
+import io.github.bucket4j.distributed.proxy.ProxyManager;
+import io.github.bucket4j.redis.jedis.Bucket4jJedis;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * One rate-limit decision, {@value Clients#LIMIT} per client, by each contender. Each call picks a
+ * client at random among {@code keys}: 10,000 clients (almost every decision allows), or one busy
+ * client (almost every decision denies).
+ *
+ * <ul>
+ *   <li>{@code tollgateCheck}: {@link RateLimiter#check} over Redis, the whole engine as the
+ *       filter calls it (policy match, key resolution, EVALSHA, the decision value).</li>
+ *   <li>{@code tollgateStore}: {@link RedisStore#acquire} alone, with the bucket request built
+ *       in advance.</li>
+ *   <li>{@code bucket4j}: Bucket4j's Jedis integration, capacity 20, greedy refill 10/s.</li>
+ *   <li>{@code article}: the article's script, sent with EVAL and the caller's clock.</li>
+ *   <li>{@code localCheck}, {@code localStore}: the same as the first two, in memory.</li>
+ * </ul>
+ */
+@State(Scope.Benchmark)
+public class DecisionBench {
+
+    @Param({"10000", "1"})
+    public int keys;
+
+    private String method;
+    private RequestView[] views;
+    private List<BucketRequest>[] requests;
+
+    private RateLimiter limiter;
+    private RedisStore store;
+    private LocalStore local;
+    private RedisClient jedis;
+    private BucketProxy[] buckets;
+    private String articleScript;
+    private List<String>[] articleKeys;
+
+    private final RedisStats stats = new RedisStats();
+    private final LongAdder ops = new LongAdder();
+    private final LongAdder fallbacks = new LongAdder();
+
+    @Setup(Level.Trial)
+    @SuppressWarnings("unchecked")
+    public void setUp(BenchmarkParams params) {
+        String b = params.getBenchmark();
+        method = b.substring(b.lastIndexOf('.') + 1);
+        List<Limit> limits = Limit.parse(Clients.LIMIT);
+        views = new RequestView[keys];
+        requests = new List[keys];
+        articleKeys = new List[keys];
+        for (int i = 0; i < keys; i++) {
+            String address = keys == 1 ? "192.0.2.1" : Clients.address(i);
+            views[i] = Clients.request(address);
+            String key = BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + address));
+            requests[i] = List.of(new BucketRequest(key, limits, 1, true));
+            articleKeys[i] = List.of("article:{ip=" + address + "}");
+        }
+        jedis = Clients.redisClient("bench-stats");
+        switch (method) {
+            case "tollgateCheck":
+                limiter = Clients.limiter(true);
+                break;
+            case "tollgateStore":
+                store = new RedisStore(JedisPort.standalone(Clients.config(true).redis()));
+                store.load(requests[0].get(0).key());
+                break;
+            case "localCheck":
+                limiter = Clients.limiter(false);
+                break;
+            case "localStore":
+                local = new LocalStore(100_000, MicroClock.SYSTEM);
+                break;
+            case "bucket4j":
+                setUpBucket4j();
+                break;
+            case "article":
+                articleScript = readArticleScript();
+                break;
+            default:
+                throw new IllegalStateException("unknown benchmark " + method);
+        }
+        stats.start(jedis);
+    }
+
+    private void setUpBucket4j() {
+        ProxyManager<byte[]> proxies = Bucket4jJedis.casBasedBuilder(jedis)
+                .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ZERO))
+                .build();
+        BucketConfiguration config = BucketConfiguration.builder()
+                .addLimit(limit -> limit.capacity(Clients.CAPACITY)
+                        .refillGreedy(Clients.REFILL_PER_SECOND, Duration.ofSeconds(1)))
+                .build();
+        buckets = new BucketProxy[keys];
+        for (int i = 0; i < keys; i++) {
+            String address = keys == 1 ? "192.0.2.1" : Clients.address(i);
+            buckets[i] = proxies.builder().build(("bucket4j:{ip=" + address + "}").getBytes(StandardCharsets.UTF_8),
+                    () -> config);
+        }
+    }
+
+    static String readArticleScript() {
+        try (InputStream in = DecisionBench.class.getResourceAsStream("/article/token_bucket.lua")) {
+            if (in == null) {
+                throw new IllegalStateException("article/token_bucket.lua is not on the class path");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown(BenchmarkParams params) {
+        stats.finish(jedis, params, ops.sum(), fallbacks.sum());
+        if (limiter != null) {
+            limiter.close();
+        }
+        if (store != null) {
+            store.close();
+        }
+        if (local != null) {
+            local.close();
+        }
+        jedis.close();
+    }
+
+    private int next() {
+        return keys == 1 ? 0 : ThreadLocalRandom.current().nextInt(keys);
+    }
+
+    @Benchmark
+    public boolean tollgateCheck() {
+        ops.increment();
+        Decision d = limiter.check(views[next()]);
+        if (d.source() != Decision.Source.REDIS) {
+            fallbacks.increment(); // would make the figure a local one: reported, must stay 0
+        }
+        return d.allowed();
+    }
+
+    @Benchmark
+    public long[] tollgateStore() {
+        ops.increment();
+        return store.acquire(requests[next()]);
+    }
+
+    @Benchmark
+    public boolean localCheck() {
+        ops.increment();
+        return limiter.check(views[next()]).allowed();
+    }
+
+    @Benchmark
+    public long[] localStore() {
+        ops.increment();
+        return local.acquire(requests[next()]);
+    }
+
+    @Benchmark
+    public boolean bucket4j() {
+        ops.increment();
+        return buckets[next()].tryConsume(1);
+    }
+
+    /** As the article calls its script: EVAL, the key, capacity, rate, the caller's clock in seconds, 1. */
+    @Benchmark
+    public Object article() {
+        ops.increment();
+        String now = Double.toString(System.currentTimeMillis() / 1000.0);
+        return jedis.eval(articleScript, articleKeys[next()],
+                List.of(Long.toString(Clients.CAPACITY), Long.toString(Clients.REFILL_PER_SECOND), now, "1"));
+    }
+}
