@@ -8,6 +8,7 @@ import dev.tollgate.internal.BucketKeys;
 import dev.tollgate.internal.Circuit;
 import dev.tollgate.internal.ClientRequest;
 import dev.tollgate.internal.DenialLog;
+import dev.tollgate.internal.DenyCache;
 import dev.tollgate.internal.HttpContract;
 import dev.tollgate.internal.JedisPort;
 import dev.tollgate.internal.LocalStore;
@@ -15,6 +16,7 @@ import dev.tollgate.internal.Messages;
 import dev.tollgate.internal.Metrics;
 import dev.tollgate.internal.MicroClock;
 import dev.tollgate.internal.RateLimiterMXBean;
+import dev.tollgate.internal.RedisPort;
 import dev.tollgate.internal.RedisStore;
 import dev.tollgate.spi.BucketRequest;
 import dev.tollgate.spi.BucketStore;
@@ -66,6 +68,8 @@ public final class RateLimiter implements AutoCloseable {
     private final Metrics metrics;
     private final LongAdder redisCalls = new LongAdder();
     private final LongAdder redisFailures = new LongAdder();
+    private final LongAdder redisBusy = new LongAdder();
+    private final DenyCache denyCache;
     private volatile String lastFailure;
     private final Supplier<TollgateConfig> reloader;
     private ScheduledExecutorService reloading;
@@ -96,6 +100,7 @@ public final class RateLimiter implements AutoCloseable {
                 redis == null ? 3 : redis.circuitFailures(),
                 redis == null ? Duration.ofSeconds(1) : redis.circuitOpenFor(),
                 nanoTime, redis == null ? store.name() : redis.describe());
+        this.denyCache = new DenyCache(config.localMaxKeys(), nanoTime);
         this.metrics = metrics != null ? metrics : Metrics.create(config.metrics(), name,
                 () -> circuit == null ? 0 : circuit.stateCode(), () -> circuit == null ? 0 : circuit.downNanos());
     }
@@ -204,6 +209,7 @@ public final class RateLimiter implements AutoCloseable {
             next = next.withRedis(now.redis());
         }
         config = next;
+        denyCache.clear();
         TollgateConfig applied = next;
         CONFIG_LOG.info(() -> Messages.RELOADED + ": the configuration of '" + name + "' changed and is in force: "
                 + describe(applied));
@@ -313,16 +319,35 @@ public final class RateLimiter implements AutoCloseable {
             List<BucketRequest> calls = new ArrayList<>(policies.size());
             List<String> clients = new ArrayList<>(policies.size());
             List<List<Limit>> limits = new ArrayList<>(policies.size());
+            boolean cache = c.denyCache() && fallback != null;
             for (Policy p : policies) {
                 String client = BucketKeys.client(resolve(p, request));
                 List<Limit> set = p.limitsFor(plan);
                 clients.add(client);
                 limits.add(set);
                 long cost = costOverride > 0 ? costOverride : p.cost().of(method, path);
-                calls.add(new BucketRequest(BucketKeys.key(c.keyPrefix(), p.name(), client),
-                        set, cost, p.mode() == Mode.ENFORCE, p.algorithm()));
+                String key = BucketKeys.key(c.keyPrefix(), p.name(), client);
+                if (cache && p.mode() == Mode.ENFORCE) {
+                    PolicyResult known = denyCache.refused(key + '\u0000' + cost);
+                    if (known != null) {
+                        metrics.denyCacheHit(p.name());
+                        Decision d = new Decision(Decision.Verdict.DENY, List.of(known), known.retryAfterMicros(),
+                                Decision.Source.REDIS);
+                        metrics.decision(d, true);
+                        return d;
+                    }
+                }
+                calls.add(new BucketRequest(key, set, cost, p.mode() == Mode.ENFORCE, p.algorithm()));
             }
             Decision d = acquire(c, policies, clients, limits, plan, calls);
+            if (cache && d.verdict() == Decision.Verdict.DENY && d.source() == Decision.Source.REDIS) {
+                for (int i = 0; i < policies.size(); i++) {
+                    PolicyResult r = d.results().get(i);
+                    if (r.policy().mode() == Mode.ENFORCE && r.denied()) {
+                        denyCache.remember(calls.get(i).key() + '\u0000' + calls.get(i).cost(), r);
+                    }
+                }
+            }
             denials.record(d);
             metrics.decision(d, fallback != null);
             return d;
@@ -355,6 +380,14 @@ public final class RateLimiter implements AutoCloseable {
     /** Calls to Redis that failed or timed out so far. */
     public long redisFailures() {
         return redisFailures.sum();
+    }
+
+    /**
+     * Requests decided without Redis because no pooled connection was free in time (this node
+     * busier than {@code tollgate.redis.pool-size}); they do not count against Redis' health.
+     */
+    public long redisBusy() {
+        return redisBusy.sum();
     }
 
     /** The circuit around Redis, or {@code null} with the in-memory store alone. */
@@ -396,6 +429,8 @@ public final class RateLimiter implements AutoCloseable {
                 metrics.redisCall(System.nanoTime() - start, true);
                 circuit.success();
                 return toDecision(policies, clients, limits, plan, reply, Decision.Source.REDIS);
+            } catch (RedisPort.BusyException e) {
+                redisBusy.increment(); // this node's pool was full: no verdict on Redis' health
             } catch (RuntimeException e) {
                 metrics.redisCall(System.nanoTime() - start, false);
                 redisFailures.increment();

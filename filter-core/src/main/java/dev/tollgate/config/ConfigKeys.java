@@ -38,6 +38,7 @@ public final class ConfigKeys {
     public static final String ALLOW_LIST = "tollgate.allow-list";
     public static final String RETRY_AFTER_JITTER = "tollgate.retry-after-jitter";
     public static final String METRICS = "tollgate.metrics";
+    public static final String DENY_CACHE = "tollgate.deny-cache";
     public static final String RELOAD_INTERVAL = "tollgate.reload-interval";
     public static final String JMX = "tollgate.jmx";
     public static final String PLANS = "tollgate.plans";
@@ -106,6 +107,8 @@ public final class ConfigKeys {
             new Key(IPV6_PREFIX, "64", "IPv6 clients are grouped by this prefix length, so a host cannot rotate through its subnet"),
             new Key(ALLOW_LIST, "(none)", "clients never limited: addresses, ranges, `principal:<name>`, `role:<role>`"),
             new Key(RETRY_AFTER_JITTER, "0s", "up to this much is added at random to `Retry-After`, e.g. `3s`"),
+            new Key(DENY_CACHE, "true", "refuse a client known to be over its limit from memory until its Retry-After,"
+                    + " without asking Redis (a flood then costs one Redis call per refusal window)"),
             new Key(METRICS, "auto", "where metrics go: `auto` (OpenTelemetry and/or Micrometer, whichever the application has),"
                     + " `opentelemetry`, `micrometer`, `none`"),
             new Key(RELOAD_INTERVAL, "0s", "how often the configuration is read again, e.g. `30s`; `0s` never (a reload can"

@@ -54,12 +54,13 @@ import java.util.regex.Pattern;
  * @param reloadInterval   how often the configuration is read again; zero: never
  * @param jmx              whether the limiter registers a JMX bean
  * @param fingerprint      a digest of every value read, to tell whether a reload changed anything
+ * @param denyCache        whether refusals from Redis are remembered until their Retry-After
  */
 public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode failureMode, String keyPrefix,
                              List<Policy> policies, HeaderStyle headers, int localMaxKeys, boolean jaxrsGlobal,
                              ClientAddresses clientAddresses, AllowList allowList, Plans plans,
                              Duration retryAfterJitter, String metrics, Duration reloadInterval, boolean jmx,
-                             String fingerprint) {
+                             String fingerprint, boolean denyCache) {
 
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_.:/-]{0,64}");
     private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
@@ -72,7 +73,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
     /** This configuration with other Redis settings. */
     public TollgateConfig withRedis(RedisSettings other) {
         return new TollgateConfig(enabled, other, failureMode, keyPrefix, policies, headers, localMaxKeys, jaxrsGlobal,
-                clientAddresses, allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint);
+                clientAddresses, allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint, denyCache);
     }
 
     /** The policy of that name, if configured. */
@@ -128,6 +129,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                     return d.isZero() ? d : durationIn(v, Duration.ofSeconds(1), Duration.ofHours(1));
                 });
         boolean jmx = r.parse(ConfigKeys.JMX, true, "'true' or 'false'", TollgateConfig::bool);
+        boolean denyCache = r.parse(ConfigKeys.DENY_CACHE, true, "'true' or 'false'", TollgateConfig::bool);
 
         Map<String, KeyResolverProvider> providers;
         try {
@@ -141,7 +143,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             throw new ConfigException(r.problems);
         }
         return new TollgateConfig(enabled, redis, failureMode, prefix, policies, headers, maxKeys, jaxrsGlobal,
-                addresses, allowList, plans, jitter, metrics, reloadInterval, jmx, r.fingerprint());
+                addresses, allowList, plans, jitter, metrics, reloadInterval, jmx, r.fingerprint(), denyCache);
     }
 
     static boolean bool(String v) {

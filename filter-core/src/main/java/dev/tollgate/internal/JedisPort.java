@@ -18,6 +18,7 @@ import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
@@ -185,11 +186,27 @@ public final class JedisPort implements RedisPort {
             return action.get();
         } catch (JedisConnectionException e) {
             if (!staleConnection(e) || System.nanoTime() - start > retryWithinNanos) {
-                throw e;
+                throw busyOr(e);
             }
             dropIdleConnections.run();
-            return action.get();
+            try {
+                return action.get();
+            } catch (JedisException again) {
+                throw busyOr(again);
+            }
+        } catch (JedisException e) {
+            throw busyOr(e);
         }
+    }
+
+    /** A pool that had no free connection in time is this node's congestion, not Redis failing. */
+    private static RuntimeException busyOr(JedisException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.util.NoSuchElementException) {
+                return new BusyException(e);
+            }
+        }
+        return e;
     }
 
     /** A failure on an established connection (reset, closed), not a timeout or a refusal. */

@@ -43,6 +43,18 @@ public interface RedisPort extends AutoCloseable {
     @Override
     void close();
 
+    /**
+     * No pooled connection was free within the wait: this node is busier than its pool, which
+     * says nothing about Redis' health.
+     */
+    final class BusyException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public BusyException(Throwable cause) {
+            super("no Redis connection free in the pool within the wait", cause, false, false);
+        }
+    }
+
     /** Redis answered NOSCRIPT. */
     final class NoScriptException extends RuntimeException {
         private static final long serialVersionUID = 1L;

@@ -57,6 +57,46 @@ else
   now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
 
+-- The common case, one key with one token-bucket limit, in plain locals: the same steps as the
+-- general path below (a single key takes when its limit admits, enforcing or shadow alike).
+if #KEYS == 1 and ARGV[2] == '' and ARGV[4] == 'b' and ARGV[6] == '1' then
+  local cost, cap, p, n = tonumber(ARGV[5]), tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
+  local full = cap * p
+  local d = 0
+  local stored = redis.call('GET', KEYS[1])
+  if stored then
+    local tat, frac = tonumber(stored), 0
+    if not tat then
+      local t, f = string.match(stored, '^(%d+):(%d+)$')
+      tat, frac = tonumber(t), tonumber(f)
+    end
+    if tat and tat >= now then
+      d = (tat - now) * n + frac
+      if d > full then d = full end
+    end
+  end
+  local wanted = d + cost * p
+  local after, retry = d, 0
+  if wanted > full then
+    retry = ceildiv(wanted - full, n)
+  else
+    after = wanted
+    local whole = idiv(after, n)
+    local frac = after - whole * n
+    local value
+    if frac == 0 then
+      value = string.format('%.0f', now + whole)
+    else
+      value = string.format('%.0f:%.0f', now + whole, frac)
+    end
+    redis.call('SET', KEYS[1], value, 'PX', math.max(minTtl, ceildiv(ceildiv(after, n), 1000)))
+  end
+  local remaining = idiv(full - after, p)
+  local nextIn = 0
+  if after > 0 then nextIn = ceildiv(after - (full - (remaining + 1) * p), n) end
+  return { remaining, nextIn, ceildiv(after, n), retry, now }
+end
+
 local dry = ARGV[2] == 'dry'
 
 -- Phase 1: read every key and decide, writing nothing.

@@ -1,0 +1,81 @@
+package dev.tollgate.internal;
+
+import dev.tollgate.LimitState;
+import dev.tollgate.PolicyResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * Clients known to be refused: when Redis refuses a client under a policy until time T, the
+ * next requests of that client under that policy are refused from memory until T, without
+ * asking Redis. A flood from one client then costs one Redis call per refusal window instead
+ * of one per request.
+ *
+ * <p>What it trades: a refusal is remembered as Redis gave it. If the bucket changes in Redis
+ * meanwhile in the client's favour (an operator deletes the key, a reload raises the limit),
+ * this node keeps refusing until T; it is cleared on reload. Traffic from other nodes can only
+ * make the client wait longer, never shorter, so a cached refusal is never wrong because of it.
+ *
+ * <p>Bounded; thread-safe.
+ */
+public final class DenyCache {
+
+    private record Entry(long untilNanos, long atNanos, PolicyResult result) {
+    }
+
+    private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final int max;
+    private final LongSupplier nanoTime;
+
+    public DenyCache(int max, LongSupplier nanoTime) {
+        this.max = max;
+        this.nanoTime = nanoTime;
+    }
+
+    /** Remembers a refusal by a policy of a client, for as long as Redis said. */
+    public void remember(String key, PolicyResult result) {
+        long now = nanoTime.getAsLong();
+        if (entries.size() >= max) {
+            entries.values().removeIf(e -> e.untilNanos - now <= 0);
+            if (entries.size() >= max) {
+                return; // full of live refusals: the next ones simply ask Redis
+            }
+        }
+        entries.put(key, new Entry(now + result.retryAfterMicros() * 1000L, now, result));
+    }
+
+    /**
+     * The refusal still in force for this bucket key, with its times brought up to now; or
+     * {@code null}.
+     */
+    public PolicyResult refused(String key) {
+        Entry e = entries.get(key);
+        if (e == null) {
+            return null;
+        }
+        long now = nanoTime.getAsLong();
+        if (e.untilNanos - now <= 0) {
+            entries.remove(key, e);
+            return null;
+        }
+        long elapsedMicros = (now - e.atNanos) / 1000;
+        List<LimitState> states = new ArrayList<>(e.result.limits().size());
+        for (LimitState s : e.result.limits()) {
+            states.add(new LimitState(s.limit(), s.remaining(), Math.max(0, s.nextMicros() - elapsedMicros),
+                    Math.max(0, s.resetMicros() - elapsedMicros),
+                    s.admits() ? 0 : Math.max(1, s.retryAfterMicros() - elapsedMicros)));
+        }
+        return new PolicyResult(e.result.policy(), e.result.clientKey(), e.result.plan(), states);
+    }
+
+    /** Forgets everything, e.g. after the limits changed. */
+    public void clear() {
+        entries.clear();
+    }
+
+    public int size() {
+        return entries.size();
+    }
+}
