@@ -13,14 +13,12 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClusterClient;
-import redis.clients.jedis.exceptions.JedisException;
 
 /** {@link RedisCluster} works: a Jedis 8 cluster client uses all three masters, and survives a master's death. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -96,33 +94,13 @@ class RedisClusterIT {
 
             for (int i = 0; i < keys.size(); i++) {
                 String k = keys.get(i);
-                assertEquals("v" + i, retry(Duration.ofSeconds(15), () -> client.get(k)), k + " through the client");
+                assertEquals("v" + i, Retry.until(Duration.ofSeconds(15), () -> client.get(k)), k + " through the client");
                 assertEquals("v" + i, promoted.command("GET", k), k + " on the promoted replica");
             }
             String o = other;
-            assertEquals("still here", retry(Duration.ofSeconds(15), () -> client.get(o)));
-            assertEquals("OK", retry(Duration.ofSeconds(15), () -> client.set(key, "written after the failover")));
+            assertEquals("still here", Retry.until(Duration.ofSeconds(15), () -> client.get(o)));
+            assertEquals("OK", Retry.until(Duration.ofSeconds(15), () -> client.set(key, "written after the failover")));
             assertTrue(promoted.command("GET", key).startsWith("written after"));
-        }
-    }
-
-    /** A cluster client's first calls after a failover may meet the dead node: retried, bounded. */
-    static <T> T retry(Duration timeout, Supplier<T> call) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            try {
-                return call.get();
-            } catch (JedisException e) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("still failing after " + timeout.toMillis() + " ms", e);
-                }
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
         }
     }
 }

@@ -42,7 +42,7 @@ class RedisSentinelsIT {
                 assertNotEquals(killed.port(), promoted.port());
                 assertEquals(promoted.address(), sentinels.currentMasterAddress());
 
-                assertEquals("OK", RedisClusterIT.retry(Duration.ofSeconds(15), () -> client.set("after", "2")));
+                assertEquals("OK", Retry.until(Duration.ofSeconds(15), () -> client.set("after", "2")));
                 assertEquals(promoted.address(), client.getCurrentMaster().toString(), "the client follows the new master");
                 assertEquals("2", promoted.command("GET", "after"));
                 assertEquals("yes", client.get("acknowledged"));
