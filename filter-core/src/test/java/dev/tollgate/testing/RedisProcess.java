@@ -27,15 +27,22 @@ public final class RedisProcess implements RedisEndpoint, AutoCloseable {
     private final String kind;
     private final Path dir;
     private final List<String> extraArgs;
+    private final Path config;
     private int port;
     private Process process;
 
-    private RedisProcess(Path binary, String kind, List<String> extraArgs) {
+    private RedisProcess(Path binary, String kind, String configText, List<String> extraArgs) {
         this.binary = binary;
         this.kind = kind;
         this.extraArgs = List.copyOf(extraArgs);
         try {
             this.dir = Files.createTempDirectory("tollgate-redis-");
+            if (configText != null) {
+                config = dir.resolve("redis.conf");
+                Files.writeString(config, configText);
+            } else {
+                config = null;
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -43,9 +50,27 @@ public final class RedisProcess implements RedisEndpoint, AutoCloseable {
 
     /** Starts a new process from {@code binary} on a free port. */
     public static RedisProcess start(Path binary, String kind, String... extraArgs) {
-        RedisProcess r = new RedisProcess(binary, kind, List.of(extraArgs));
-        r.port = freePort();
-        r.launch();
+        return start(binary, kind, 0, null, extraArgs);
+    }
+
+    /**
+     * Starts a new process from {@code binary}.
+     *
+     * @param port       the port, or 0 for a free one (a cluster node needs {@code port + 10000} free too, and
+     *                   Redis 6.2 has no {@code cluster-port} to move it, so its caller picks the port)
+     * @param configText when not {@code null}, written to {@code redis.conf} in the process's own directory
+     *                   and passed as the first argument: a sentinel needs a configuration file it can rewrite
+     * @param extraArgs  further {@code --option value} arguments, after the fixture's own
+     */
+    public static RedisProcess start(Path binary, String kind, int port, String configText, String... extraArgs) {
+        RedisProcess r = new RedisProcess(binary, kind, configText, List.of(extraArgs));
+        r.port = port == 0 ? freePort() : port;
+        try {
+            r.launch();
+        } catch (RuntimeException e) {
+            r.close();
+            throw e;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(r::close));
         return r;
     }
@@ -71,6 +96,26 @@ public final class RedisProcess implements RedisEndpoint, AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    /** The process's own temporary directory (its working directory, log and config files). */
+    public Path dir() {
+        return dir;
+    }
+
+    /** {@code 127.0.0.1:port}, as cluster and sentinel clients name a node. */
+    public String address() {
+        return host() + ":" + port;
+    }
+
+    @Override
+    public String toString() {
+        return "redis-server " + address() + (alive() ? "" : " (stopped)");
+    }
+
+    /** What the process has written to its log so far, for failure messages. */
+    public String log() {
+        return readLog();
     }
 
     /** SIGKILL: the process dies at once, as in a crash. */
@@ -116,8 +161,12 @@ public final class RedisProcess implements RedisEndpoint, AutoCloseable {
     }
 
     private void launch() {
-        List<String> cmd = new ArrayList<>(List.of(binary.toString(),
-                "--port", Integer.toString(port), "--bind", "127.0.0.1",
+        List<String> cmd = new ArrayList<>();
+        cmd.add(binary.toString());
+        if (config != null) {
+            cmd.add(config.toString());
+        }
+        cmd.addAll(List.of("--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no", "--dir", dir.toString(),
                 "--daemonize", "no", "--protected-mode", "no", "--loglevel", "warning"));
         cmd.addAll(extraArgs);

@@ -46,10 +46,25 @@ public final class TestRedis {
         return RedisProcess.start(binary, binaryKind, extraArgs);
     }
 
+    /**
+     * A new Redis process owned by the caller, on {@code port} (0: a free one), with an optional
+     * configuration file written to its directory and passed first (see {@link RedisProcess#start(Path, String, int, String, String...)}).
+     */
+    public static synchronized RedisProcess startProcess(int port, String configText, String... extraArgs) {
+        locateBinary();
+        return RedisProcess.start(binary, binaryKind, port, configText, extraArgs);
+    }
+
     /** The redis-server binary that {@link #startProcess} runs. */
     public static synchronized Path binary() {
         locateBinary();
         return binary;
+    }
+
+    /** Where {@link #binary()} came from, for the test log. */
+    public static synchronized String binaryKind() {
+        locateBinary();
+        return binaryKind;
     }
 
     private static RedisEndpoint find() {
@@ -136,8 +151,9 @@ public final class TestRedis {
             if (!target.toFile().setExecutable(true)) {
                 throw noRedis("cannot make " + target + " executable");
             }
-            target.toFile().deleteOnExit();
+            // deleteOnExit works in reverse order of registration: the file first, then its directory.
             dir.toFile().deleteOnExit();
+            target.toFile().deleteOnExit();
             return target;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

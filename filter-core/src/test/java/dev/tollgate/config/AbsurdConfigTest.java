@@ -1,0 +1,304 @@
+package dev.tollgate.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.tollgate.internal.Messages;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every key of {@link ConfigKeys#ALL} (with a policy and a plan substituted for {@code <name>} and
+ * {@code <plan>}, and declared) gets absurd values: negative, zero and huge numbers, wrong units,
+ * braces, newlines, quotes, binary junk, 100 KB strings, and for some keys values that parse but
+ * make no sense. Each must either stop start-up with a {@link ConfigException} whose message names
+ * the key, shows the value (for {@code tollgate.redis.uri}: never its password), says where it came
+ * from and what is accepted, in one bounded, printable line, blaming no other key; or load, where
+ * the value is legitimately acceptable.
+ *
+ * <p>What the main code does not do yet is listed in {@link #KNOWN}, key by key: the test fails on
+ * any flaw not listed there (a regression), and prints every flaw it sees (the findings).
+ */
+class AbsurdConfigTest {
+
+    static final String POLICY = "api";
+    static final String PLAN = "pro";
+    static final String SOURCE = "test map";
+    static final String SECRET = "s3cr3t-pw";
+    /** A problem longer than this is not one readable log line (the value alone is clipped at 200). */
+    static final int MAX_PROBLEM_CHARS = 1000;
+
+    /** What can be wrong with how a key treats an absurd value. */
+    enum Flaw {
+        /** The absurd value loads without a word. */
+        ACCEPTED,
+        /** Refused, but no problem names the key. */
+        KEY_NOT_NAMED,
+        /** The problem does not show the value (as the log shows it: control characters as '?', clipped at 200). */
+        VALUE_NOT_SHOWN,
+        /** The problem does not say where the value came from. */
+        SOURCE_NOT_SHOWN,
+        /** The problem does not say what is accepted. */
+        ACCEPTED_NOT_SHOWN,
+        /** The problem is longer than {@value #MAX_PROBLEM_CHARS} characters (the raw value is repeated unclipped). */
+        UNBOUNDED,
+        /** The problem carries control characters of the value (CR, LF, ESC...): log injection. */
+        CONTROL_CHARACTERS,
+        /** Other keys are blamed too, although only this one is wrong. */
+        CASCADE,
+        /** The redis URI's password appears in the message. */
+        PASSWORD_SHOWN,
+        /** Something other than a ConfigException was thrown. */
+        WRONG_EXCEPTION
+    }
+
+    /**
+     * The flaws the main code has today (each one reported as a finding): the test fails only on a
+     * flaw not listed here.
+     */
+    static final Map<String, Set<Flaw>> KNOWN = known();
+
+    private static Map<String, Set<Flaw>> known() {
+        Map<String, Set<Flaw>> m = new HashMap<>();
+        // Finding 1: the reason part of a problem repeats the raw value (Limit, Costs, RequestPatterns,
+        // AddressRanges, Durations, KeyResolvers, names(), the plan selector): Messages.printable
+        // clips and cleans only the value part, so a 100 KB value gives a 100 KB message and a
+        // value with CR/LF/ESC writes raw control characters (forged log lines) into the log.
+        for (String key : List.of(ConfigKeys.ALLOW_LIST, ConfigKeys.PLAN_SELECTOR, ConfigKeys.PLANS, ConfigKeys.POLICIES,
+                ConfigKeys.REDIS_TIMEOUT, ConfigKeys.RETRY_AFTER_JITTER, ConfigKeys.TRUSTED_PROXIES,
+                "tollgate.policy.api.cost", "tollgate.policy.api.key", "tollgate.policy.api.limits",
+                "tollgate.policy.api.limits.pro", "tollgate.policy.api.match")) {
+            m.put(key, EnumSet.of(Flaw.UNBOUNDED, Flaw.CONTROL_CHARACTERS));
+        }
+        // Finding 2: '0.0.0.0/0' and '::/0' load silently: trusting every peer lets any client choose
+        // its address; allow-listing every address turns Tollgate off. ' , , ' loads as "none".
+        m.get(ConfigKeys.TRUSTED_PROXIES).add(Flaw.ACCEPTED);
+        m.get(ConfigKeys.ALLOW_LIST).add(Flaw.ACCEPTED);
+        // Finding 3: a bad tollgate.policies falls back to 'default' and also reports
+        // tollgate.policy.default.limits as missing, a key the operator never meant to set.
+        m.get(ConfigKeys.POLICIES).add(Flaw.CASCADE);
+        // Finding 4: '1, 10 GET /export/**' loads: an entry after a bare number can never apply.
+        m.get("tollgate.policy.api.cost").add(Flaw.ACCEPTED);
+        // Finding 5: a plan's role and header value are never checked: newlines, control
+        // characters and 100 KB values load, although no role or header can ever match them.
+        m.put(ConfigKeys.plan(PLAN, ConfigKeys.PLAN_ROLE), EnumSet.of(Flaw.ACCEPTED));
+        m.put(ConfigKeys.plan(PLAN, ConfigKeys.PLAN_VALUE), EnumSet.of(Flaw.ACCEPTED));
+        // Finding 6: maskPassword masks only 'scheme://user:pw@', so a URI missing '//' or its
+        // scheme ('redis:app:pw@host', 'app:pw@host:6379', 'redis//app:pw@host') shows the
+        // password in the start-up error.
+        m.put(ConfigKeys.REDIS_URI, EnumSet.of(Flaw.PASSWORD_SHOWN));
+        return Map.copyOf(m);
+    }
+
+    static List<String> absurdValues() {
+        List<String> v = new ArrayList<>(List.of(
+                "-1", "0", "99999999999999999999999999", "1e309", "NaN", "10 parsecs", "10/fortnight", "{}", "{tag}",
+                "line1\nline2", "\r\n", "  ", "\"'`;--", "%00%0d%0a", "${HOME}", " , , ",
+                "\u221e \u00fcn\u00efc\u00f6d\u00e9 \ud83d\udea6", "\u0000\u0001\u0007\u001b[2J",
+                "x".repeat(100_000), "{" + "a".repeat(100_000) + "}", "a\u001b[31mred\nTOLLGATE-010: forged line"));
+        Random r = new Random(1);
+        StringBuilder junk = new StringBuilder();
+        for (int i = 0; i < 64; i++) {
+            junk.append((char) r.nextInt(256));
+        }
+        v.add(junk.toString());
+        return v;
+    }
+
+    /** Values that parse, or nearly, but make no sense for one key. */
+    static List<String> specificValues(String key) {
+        switch (key) {
+            case ConfigKeys.REDIS_URI:
+                return List.of("redis://app:" + SECRET + "@redis.example:99999", "redis://:" + SECRET + "@",
+                        "redis:app:" + SECRET + "@redis.example", "app:" + SECRET + "@redis.example:6379",
+                        "redis//app:" + SECRET + "@redis.example", "rediss://app:" + SECRET + "@redis.example/abc",
+                        "redis://app:" + SECRET + "@redis.example/0?ssl=true", "redis://app:" + SECRET + " x@redis.example",
+                        "http://app:" + SECRET + "@redis.example", "redis://app:" + SECRET + "@{redis.example}",
+                        "redis://app:" + SECRET + "@redis.example:6379/-1", "redis://app@" + SECRET + "@redis.example\nx");
+            case ConfigKeys.REDIS_TIMEOUT:
+                return List.of("PT-1S", "P1000D", "0.0000001ms", "-5ms", "5 lightyears");
+            case ConfigKeys.RETRY_AFTER_JITTER:
+                return List.of("PT-1S", "P1000D", "-1s");
+            case ConfigKeys.TRUSTED_PROXIES:
+            case ConfigKeys.ALLOW_LIST:
+                return List.of("0.0.0.0/0", "::/0", "10.0.0.0/-1", "10.0.0.0/33", "999.1.1.1", "10.0.0.0/8/8");
+            case "tollgate.policy.api.cost":
+                return List.of("1, 10 GET /export/**", "21", "2147483648", "10 GET", "1.5");
+            case "tollgate.policy.api.limits":
+            case "tollgate.policy.api.limits.pro":
+                return List.of("10/s burst 0", "0/s", "10/0s", "1/s burst 99999999999999999999", "1/day burst 100000",
+                        "0.0000001/s");
+            case "tollgate.policy.api.match":
+                return List.of("api/**", "GET POST /x", "/a**b", "GET||POST /x");
+            default:
+                return List.of();
+        }
+    }
+
+    /** Whether an accepted value is legitimately acceptable for the key. */
+    static boolean legitimatelyAccepted(String key, String value) {
+        String v = value.trim();
+        if (v.isEmpty()) {
+            return true; // blank counts as unset, as in MicroProfile Config
+        }
+        switch (key) {
+            case ConfigKeys.REDIS_KEY_PREFIX:
+                return Pattern.matches("[A-Za-z0-9_.:/-]{0,64}", v); // any such prefix keeps keys safe
+            case ConfigKeys.PLANS:
+            case ConfigKeys.POLICIES:
+                // a plan or policy named "0" or "NaN" is a name (refused only because its default or limits are missing)
+                return Pattern.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", v);
+            case "tollgate.plan.pro.role":
+            case "tollgate.plan.pro.value":
+                // roles and header values are opaque strings; but a value with control characters or
+                // longer than any header could carry can never match
+                return v.length() <= 1000 && v.chars().noneMatch(c -> c < 0x20 || c == 0x7f);
+            default:
+                return false;
+        }
+    }
+
+    static Map<String, String> base(String key) {
+        Map<String, String> m = new HashMap<>();
+        m.put(ConfigKeys.POLICIES, POLICY);
+        m.put(ConfigKeys.policy(POLICY, ConfigKeys.POLICY_LIMITS), "10/s burst 20");
+        m.put(ConfigKeys.PLANS, PLAN + ",free");
+        m.put(ConfigKeys.PLAN_DEFAULT, "free");
+        m.put(ConfigKeys.TRUSTED_PROXIES, "10.0.0.0/8");
+        if (key.equals(ConfigKeys.plan(PLAN, ConfigKeys.PLAN_VALUE))) {
+            m.put(ConfigKeys.PLAN_SELECTOR, "header:X-Plan"); // else the plan's header value is not read at all
+        }
+        return m;
+    }
+
+    @Test
+    void everyKeyRefusesAbsurdValuesWithAMessageThatNamesKeyValueSourceAndWhatIsAccepted() {
+        Map<String, Map<Flaw, List<String>>> found = new TreeMap<>();
+        int cases = 0;
+        for (ConfigKeys.Key k : ConfigKeys.ALL) {
+            String key = k.name().replace("<name>", POLICY).replace("<plan>", PLAN);
+            List<String> values = new ArrayList<>(absurdValues());
+            values.addAll(specificValues(key));
+            for (String value : values) {
+                cases++;
+                for (Map.Entry<Flaw, String> e : check(key, value).entrySet()) {
+                    List<String> examples = found.computeIfAbsent(key, x -> new TreeMap<>())
+                            .computeIfAbsent(e.getKey(), x -> new ArrayList<>());
+                    if (examples.size() < 3) {
+                        examples.add(e.getValue());
+                    }
+                }
+            }
+        }
+        StringBuilder report = new StringBuilder();
+        StringBuilder unexpected = new StringBuilder();
+        found.forEach((key, flaws) -> flaws.forEach((flaw, examples) -> {
+            String line = "\n  " + key + " " + flaw + ": " + String.join("\n      ", examples);
+            report.append(line);
+            if (!KNOWN.getOrDefault(key, Set.of()).contains(flaw)) {
+                unexpected.append(line);
+            }
+        }));
+        KNOWN.forEach((key, flaws) -> flaws.forEach(flaw -> {
+            if (!found.getOrDefault(key, Map.of()).containsKey(flaw)) {
+                report.append("\n  (fixed? ").append(key).append(' ').append(flaw).append(" no longer happens: drop it from KNOWN)");
+            }
+        }));
+        System.out.println("[absurd-config] " + ConfigKeys.ALL.size() + " keys, " + cases + " values; flaws found (findings):" + report);
+        if (unexpected.length() > 0) {
+            fail("configuration flaws not in KNOWN:" + unexpected);
+        }
+    }
+
+    /** Loads the base configuration with {@code key = value}; returns the flaws, each with an example. */
+    static Map<Flaw, String> check(String key, String value) {
+        Map<Flaw, String> flaws = new java.util.EnumMap<>(Flaw.class);
+        String shownValue = shorten(value);
+        Map<String, String> m = base(key);
+        m.put(key, value);
+        try {
+            TollgateConfig.load(ConfigLookup.of(ConfigSources.of(SOURCE, m)), null);
+            if (!legitimatelyAccepted(key, value)) {
+                flaws.put(Flaw.ACCEPTED, "'" + shownValue + "' loads");
+            }
+            return flaws;
+        } catch (ConfigException e) {
+            List<String> mine = new ArrayList<>();
+            for (String p : e.problems()) {
+                if (p.startsWith(Messages.BAD_VALUE + ": " + key + " = ") || p.startsWith(Messages.MISSING_VALUE + ": " + key + " ")) {
+                    mine.add(p);
+                }
+            }
+            if (mine.isEmpty()) {
+                if (!legitimatelyAccepted(key, value)) {
+                    flaws.put(Flaw.KEY_NOT_NAMED, "'" + shownValue + "' -> " + shorten(e.getMessage()));
+                }
+                return flaws;
+            }
+            String trimmed = value.trim();
+            String expectedValue = "'" + Messages.printable(key.equals(ConfigKeys.REDIS_URI)
+                    ? TollgateConfig.maskPassword(trimmed) : trimmed) + "'";
+            for (String p : mine) {
+                if (trimmed.isEmpty() && p.startsWith(Messages.MISSING_VALUE)) {
+                    continue; // blank is unset, and a required key that is unset is reported as missing: right
+                }
+                String example = "'" + shownValue + "' -> " + shorten(p);
+                if (!p.contains(expectedValue)) {
+                    flaws.putIfAbsent(Flaw.VALUE_NOT_SHOWN, example);
+                }
+                if (!p.contains("(from " + SOURCE + ")")) {
+                    flaws.putIfAbsent(Flaw.SOURCE_NOT_SHOWN, example);
+                }
+                if (!p.contains(". Accepted: ")) {
+                    flaws.putIfAbsent(Flaw.ACCEPTED_NOT_SHOWN, example);
+                }
+                if (p.length() > MAX_PROBLEM_CHARS) {
+                    flaws.putIfAbsent(Flaw.UNBOUNDED, "'" + shownValue + "' -> a problem of " + p.length() + " characters");
+                }
+                if (p.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+                    flaws.putIfAbsent(Flaw.CONTROL_CHARACTERS, example);
+                }
+            }
+            if (e.problems().size() > mine.size()) {
+                List<String> others = new ArrayList<>(e.problems());
+                others.removeAll(mine);
+                flaws.putIfAbsent(Flaw.CASCADE, "'" + shownValue + "' also blames: " + shorten(String.join(" | ", others)));
+            }
+            if (key.equals(ConfigKeys.REDIS_URI) && e.getMessage().contains(SECRET)) {
+                flaws.putIfAbsent(Flaw.PASSWORD_SHOWN, "'" + shownValue + "' -> " + shorten(e.getMessage()));
+            }
+            return flaws;
+        } catch (RuntimeException e) {
+            flaws.put(Flaw.WRONG_EXCEPTION, "'" + shownValue + "' -> " + e);
+            return flaws;
+        }
+    }
+
+    /** Printable and short, for the report. */
+    static String shorten(String s) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < s.length() && sb.length() < 160; i++) {
+            char c = s.charAt(i);
+            sb.append(c == '\n' ? "\\n" : c == '\r' ? "\\r" : c < 0x20 || c == 0x7f ? String.format("\\x%02x", (int) c) : String.valueOf(c));
+        }
+        return s.length() > 160 ? sb + "...(" + s.length() + " chars)" : sb.toString();
+    }
+
+    @Test
+    void theFlawsOfTheReportAreRecognised() {
+        // the checker itself: a clean refusal has no flaw, a value that loads is flagged unless
+        // it is one the key legitimately accepts
+        assertEquals(Map.of(), check(ConfigKeys.REDIS_POOL_SIZE, "-1"));
+        assertEquals(EnumSet.of(Flaw.ACCEPTED), check(ConfigKeys.REDIS_POOL_SIZE, "7").keySet());
+        assertEquals(Map.of(), check(ConfigKeys.REDIS_KEY_PREFIX, "rl:"));
+        assertEquals(Map.of(), check(ConfigKeys.REDIS_POOL_SIZE, " \t "), "blank is unset");
+    }
+}
