@@ -57,6 +57,10 @@ public final class Costs {
             if (cost < 1 || cost > Integer.MAX_VALUE) {
                 throw new IllegalArgumentException("'" + entry + "': a cost must be from 1 to " + Integer.MAX_VALUE);
             }
+            if (!rules.isEmpty() && rules.get(rules.size() - 1).match == RequestMatcher.ALL) {
+                throw new IllegalArgumentException("'" + entry + "' comes after a bare number, which matches every request:"
+                        + " it can never apply");
+            }
             RequestMatcher match = space < 0 ? RequestMatcher.ALL : RequestPatterns.parse(entry.substring(space + 1));
             rules.add(new Rule(cost, match));
         }

@@ -85,14 +85,17 @@ class ObservabilityTest {
         assertEquals(2, decisions(m, "login", "allowed", "redis", false));
         assertEquals(2, decisions(m, "login", "denied", "redis", false));
         assertEquals(2 + 3, decisions(m, "api", "allowed", "redis", false));
-        assertEquals(2, decisions(m, "api", "denied_by_other", "redis", false), "api, when login refused");
+        assertEquals(1, decisions(m, "api", "denied_by_other", "redis", false),
+                "api, when Redis said login refused; the next refusal came from the deny cache, which asks only login");
+        assertEquals(1, m.stream().filter(x -> x.getName().equals("tollgate.deny_cache.hits"))
+                .flatMap(x -> x.getLongSumData().getPoints().stream()).mapToLong(p -> p.getValue()).sum());
         assertEquals(1, decisions(m, "api", "denied", "redis", false));
-        assertEquals(5, decisions(m, "audit", "allowed", "redis", false));
+        assertEquals(4, decisions(m, "audit", "allowed", "redis", false), "not asked for the refusal the deny cache answered");
         assertEquals(3, decisions(m, "audit", "shadow_denied", "redis", false), "it took 3 of the 5 admitted requests... and the refused ones took nothing");
         assertEquals(5, decisions(m, "api", "allowed", "local", true), "the fallback decides and says so");
         long redisCalls = m.stream().filter(x -> x.getName().equals("tollgate.redis.duration"))
                 .flatMap(x -> x.getHistogramData().getPoints().stream()).mapToLong(p -> p.getCount()).sum();
-        assertEquals(8 + 3, redisCalls, "8 calls while up, 3 failures before the circuit opened");
+        assertEquals(7 + 3, redisCalls, "7 calls while up (one refusal came from the deny cache), 3 failures before the circuit opened");
         assertTrue(m.stream().anyMatch(x -> x.getName().equals("tollgate.redis.circuit")
                 && x.getLongGaugeData().getPoints().stream().anyMatch(p -> p.getValue() == 2)), "the circuit is open");
         rl.close();

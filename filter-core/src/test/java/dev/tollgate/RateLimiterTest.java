@@ -453,4 +453,50 @@ class RateLimiterTest {
         rl.check(TestRequest.get("/"));
         assertEquals(6, redis.calls.get(), "and every request goes to Redis again");
     }
+
+    @Test
+    void aKnownRefusalIsAnsweredFromMemoryUntilItsRetryAfter() {
+        for (String enabled : List.of("true", "false")) {
+            TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+                    "tollgate.redis.uri", "redis://unused:6379",
+                    "tollgate.deny-cache", enabled,
+                    "tollgate.policy.default.limits", "10/s burst 20"))), null);
+            BrokenStore redis = new BrokenStore();
+            redis.down = false;
+            ManualClock time = new ManualClock();
+            java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+            BucketStore counting = new BucketStore() {
+                final LocalStore buckets = new LocalStore(1_000, time::nowMicros);
+
+                public long[] acquire(List<BucketRequest> requests) {
+                    calls.incrementAndGet();
+                    return buckets.acquire(requests);
+                }
+
+                public String name() {
+                    return "redis";
+                }
+
+                public void close() {
+                }
+            };
+            RateLimiter rl = new RateLimiter(c, counting, new LocalStore(1_000, time::nowMicros), () -> time.nowMicros() * 1000);
+            int admitted = 0;
+            for (int i = 0; i < 1_000; i++) {
+                Decision d = rl.check(TestRequest.get("/"));
+                admitted += d.allowed() ? 1 : 0;
+                if (!d.allowed()) {
+                    assertEquals(Decision.Verdict.DENY, d.verdict());
+                    assertTrue(d.retryAfterMicros() > 0 && d.retryAfterMicros() <= 100_000, "Retry-After stays exact");
+                }
+                time.advanceMicros(1_000); // 1,000 requests a second from one client
+            }
+            assertEquals(20 + 9, admitted, "the burst and the 9 tokens of 100..900 ms, with or without the cache");
+            if (enabled.equals("true")) {
+                assertTrue(calls.get() <= 2 * admitted, "refusals came from memory: " + calls.get() + " store calls");
+            } else {
+                assertEquals(1_000, calls.get(), "without the cache every request asks the store");
+            }
+        }
+    }
 }

@@ -111,7 +111,10 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                 v -> intIn(v, 1000, 100_000_000));
         boolean jaxrsGlobal = r.parse(ConfigKeys.JAXRS_GLOBAL, false, "'true' or 'false'", TollgateConfig::bool);
         ClientAddresses addresses = r.clientAddresses();
-        AllowList allowList = r.parse(ConfigKeys.ALLOW_LIST, AllowList.NONE, AllowList.SYNTAX, AllowList::parse);
+        AllowList allowList = r.parse(ConfigKeys.ALLOW_LIST, AllowList.NONE, AllowList.SYNTAX, v -> {
+            someAddresses(v.replaceAll("(principal|role):[^,]*", ""));
+            return AllowList.parse(v);
+        });
         Duration jitter = r.parse(ConfigKeys.RETRY_AFTER_JITTER, Duration.ZERO, "from 0s to 1h: " + Durations.SYNTAX,
                 v -> durationIn(v, Duration.ZERO, Duration.ofHours(1)));
         Plans plans = r.plans(addresses);
@@ -256,8 +259,11 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             Duration openFor = parse(ConfigKeys.REDIS_CIRCUIT_OPEN_FOR, Duration.ofSeconds(1),
                     "from 10ms to 5min: " + Durations.SYNTAX, v -> durationIn(v, Duration.ofMillis(10), Duration.ofMinutes(5)));
             boolean tls = parse(ConfigKeys.REDIS_TLS, false, "'true' or 'false'", TollgateConfig::bool);
-            String user = lookup.get(ConfigKeys.REDIS_USER).map(ConfigValue::value).orElse(null);
-            String password = lookup.get(ConfigKeys.REDIS_PASSWORD).map(ConfigValue::value).orElse(null);
+            String user = parse(ConfigKeys.REDIS_USER, null, OPAQUE, TollgateConfig::opaque);
+            String password = lookup.get(ConfigKeys.REDIS_PASSWORD).map(v -> {
+                ConfigValue hidden = new ConfigValue(v.key(), "****", v.source()); // never the password itself
+                return parse(hidden, null, OPAQUE, ignored -> opaque(v.value()));
+            }).orElse(null);
 
             Optional<ConfigValue> uri = lookup.get(ConfigKeys.REDIS_URI);
             Optional<ConfigValue> cluster = lookup.get(ConfigKeys.REDIS_CLUSTER);
@@ -287,22 +293,26 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             }
             if (master.isPresent() || sentinels.isPresent()) {
                 if (master.isEmpty()) {
-                    problems.add(Messages.missing(ConfigKeys.REDIS_SENTINEL_MASTER, "'mymaster', the name the sentinels monitor"));
+                    problems.add(Messages.badValue(sentinels.get(), ConfigKeys.REDIS_SENTINEL_MASTER + " is not set, and the"
+                            + " sentinels need the master's name", "sentinel nodes together with a master name"));
                     return null;
                 }
                 if (sentinels.isEmpty()) {
-                    problems.add(Messages.missing(ConfigKeys.REDIS_SENTINEL_NODES, "'10.0.0.1:26379, 10.0.0.2:26379'"));
+                    problems.add(Messages.badValue(master.get(), ConfigKeys.REDIS_SENTINEL_NODES + " is not set, and a master"
+                            + " name needs the sentinels that know it", "a master name together with sentinel nodes"));
                     return null;
                 }
                 List<String> nodes = parse(sentinels.get(), null, NODES, TollgateConfig::nodes);
-                return nodes == null ? null : new RedisSettings(RedisSettings.Topology.SENTINEL, nodes, master.get().value(),
-                        tls, user, password, 0, timeout, pool, failures, openFor);
+                String masterName = parse(master.get(), null, OPAQUE, TollgateConfig::opaque);
+                return nodes == null || masterName == null ? null : new RedisSettings(RedisSettings.Topology.SENTINEL, nodes,
+                        masterName, tls, user, password, 0, timeout, pool, failures, openFor);
             }
             return null;
         }
 
         ClientAddresses clientAddresses() {
-            AddressRanges trusted = parse(ConfigKeys.TRUSTED_PROXIES, AddressRanges.NONE, AddressRanges.SYNTAX, AddressRanges::parse);
+            AddressRanges trusted = parse(ConfigKeys.TRUSTED_PROXIES, AddressRanges.NONE, AddressRanges.SYNTAX,
+                    TollgateConfig::someAddresses);
             ClientAddresses.Header header = parse(ConfigKeys.FORWARDED_HEADER, ClientAddresses.Header.X_FORWARDED_FOR,
                     "'x-forwarded-for' or 'forwarded'", v -> ClientAddresses.Header.valueOf(
                             v.toUpperCase(Locale.ROOT).replace('-', '_')));
@@ -347,16 +357,22 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             Map<String, String> markers = new LinkedHashMap<>();
             for (String plan : names) {
                 String key = ConfigKeys.plan(plan, selector == Plans.Selector.ROLE ? ConfigKeys.PLAN_ROLE : ConfigKeys.PLAN_VALUE);
-                String marker = lookup.get(key).map(ConfigValue::value).orElse(plan);
+                String marker = parse(key, plan, "a role name or header value: up to 128 characters, no control characters",
+                        TollgateConfig::marker);
                 markers.put(plan, selector == Plans.Selector.ROLE ? marker : marker.toLowerCase(Locale.ROOT));
             }
             return new Plans(names, defaultPlan, selector, header, markers);
         }
 
         List<Policy> policies(Map<String, KeyResolverProvider> providers, Plans plans) {
-            List<String> declared = parse(ConfigKeys.POLICIES, List.of("default"),
+            // A bad list reads no policy at all, rather than blaming keys the operator never meant.
+            Optional<ConfigValue> names = lookup.get(ConfigKeys.POLICIES);
+            List<String> declared = names.isEmpty() ? List.of("default") : parse(names.get(), List.of(),
                     "names of 1 to 64 letters, digits, '_', '.' or '-', separated by ','",
                     v -> TollgateConfig.names(v, Policy.NAME, "policy"));
+            if (declared.isEmpty()) {
+                return List.of();
+            }
             List<Policy> out = new ArrayList<>();
             for (String name : declared) {
                 Policy p = policy(name, providers, plans);
@@ -440,6 +456,21 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
     }
 
     static final String NODES = "'host:port' entries separated by ',', e.g. '10.0.0.1:7000, 10.0.0.2:7001'";
+    static final String OPAQUE = "up to 512 characters, no control characters";
+
+    /** A user name, password or master name: anything a person can type. */
+    static String opaque(String v) {
+        if (v.length() > 512) {
+            throw new IllegalArgumentException("it is longer than 512 characters");
+        }
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                throw new IllegalArgumentException("it has a control character");
+            }
+        }
+        return v;
+    }
 
     static Duration durationIn(String v, Duration min, Duration max) {
         Duration d = Durations.parse(v);
@@ -537,18 +568,47 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                 scheme.equals("rediss"), user, password, db, timeout, poolSize, circuitFailures, circuitOpenFor);
     }
 
-    /** The URI with any password replaced by ****, for messages. */
+    /**
+     * The URI with anything that may be a password replaced by ****, for messages, however
+     * malformed the URI: everything between the first ':' of the user info and the last '@'.
+     */
     static String maskPassword(String uri) {
         int at = uri.lastIndexOf('@');
-        int scheme = uri.indexOf("://");
-        if (at < 0 || scheme < 0 || at < scheme) {
+        if (at < 0) {
             return uri;
         }
-        String info = uri.substring(scheme + 3, at);
-        int colon = info.indexOf(':');
-        if (colon < 0) {
-            return uri.substring(0, scheme + 3) + "****" + uri.substring(at);
+        int scheme = uri.indexOf("://");
+        int start = scheme >= 0 && scheme < at ? scheme + 3 : 0;
+        int colon = uri.indexOf(':', start);
+        if (colon < 0 || colon > at) {
+            return uri.substring(0, start) + "****" + uri.substring(at);
         }
-        return uri.substring(0, scheme + 3) + info.substring(0, colon) + ":****" + uri.substring(at);
+        return uri.substring(0, colon + 1) + "****" + uri.substring(at);
+    }
+
+    /** Addresses for trusted proxies or the allow-list: at least one, and never everyone. */
+    static AddressRanges someAddresses(String text) {
+        AddressRanges r = AddressRanges.parse(text);
+        if (r.isEmpty()) {
+            throw new IllegalArgumentException("it lists no address");
+        }
+        if (r.coversAll()) {
+            throw new IllegalArgumentException("a range of prefix length 0 covers every address");
+        }
+        return r;
+    }
+
+    /** A role or header value a plan is chosen by: something a role or a header can be. */
+    static String marker(String v) {
+        if (v.length() > 128) {
+            throw new IllegalArgumentException("it is longer than 128 characters");
+        }
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                throw new IllegalArgumentException("it has a control character");
+            }
+        }
+        return v;
     }
 }

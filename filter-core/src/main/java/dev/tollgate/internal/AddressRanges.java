@@ -67,6 +67,11 @@ public final class AddressRanges {
         return networks.isEmpty();
     }
 
+    /** Whether a range of prefix length 0 makes this set every address of a family. */
+    public boolean coversAll() {
+        return prefixes.contains(0);
+    }
+
     /** Whether the address (as {@link IpAddresses#parse} returns it) is in the set. */
     public boolean contains(byte[] address) {
         if (address == null) {

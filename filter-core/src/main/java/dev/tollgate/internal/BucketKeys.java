@@ -12,9 +12,10 @@ import java.util.Base64;
  * atomic call.
  *
  * <p>The client part comes from the request, so it is made safe: characters outside
- * {@code [A-Za-z0-9._:/@+=~-]} are percent-encoded (so braces can never break the hash tag, and
- * no two inputs share an encoding), and anything longer than {@value #MAX_CLIENT} characters after
- * that is replaced by {@code #} and 22 characters of its SHA-256. A key is therefore never longer
+ * {@code [A-Za-z0-9._:/@+=~-]} are percent-encoded as UTF-8 (a lone surrogate, which is no
+ * character, as {@code %uD800}), so braces can never break the hash tag and no two inputs share
+ * an encoding; anything longer than {@value #MAX_CLIENT} characters after that is replaced by
+ * {@code #} and 22 characters of its SHA-256. A key is therefore never longer
  * than the prefix plus {@value #MAX_CLIENT} plus the policy name plus 3.
  */
 public final class BucketKeys {
@@ -57,20 +58,30 @@ public final class BucketKeys {
         }
         if (n <= MAX_CLIENT) {
             StringBuilder sb = new StringBuilder(n + 16);
-            for (byte b : raw.getBytes(StandardCharsets.UTF_8)) {
-                int c = b & 0xff;
+            for (int i = 0; i < n && sb.length() <= MAX_CLIENT; i++) {
+                char c = raw.charAt(i);
                 if (c < 128 && SAFE[c]) {
-                    sb.append((char) c);
+                    sb.append(c);
+                } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(raw.charAt(i + 1))) {
+                    escape(raw.substring(i, i + 2), sb);
+                    i++;
+                } else if (Character.isSurrogate(c)) {
+                    // Not a character: '%u' and the code unit, which no '%XX' can be confused with.
+                    sb.append("%u").append(HEX[c >> 12]).append(HEX[(c >> 8) & 15]).append(HEX[(c >> 4) & 15]).append(HEX[c & 15]);
                 } else {
-                    sb.append('%').append(HEX[c >> 4]).append(HEX[c & 15]);
-                }
-                if (sb.length() > MAX_CLIENT) {
-                    return hashed(raw);
+                    escape(String.valueOf(c), sb);
                 }
             }
-            return sb.toString();
+            return sb.length() <= MAX_CLIENT ? sb.toString() : hashed(raw);
         }
         return hashed(raw);
+    }
+
+    private static void escape(String character, StringBuilder sb) {
+        for (byte b : character.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xff;
+            sb.append('%').append(HEX[c >> 4]).append(HEX[c & 15]);
+        }
     }
 
     /** The storage key of a client under a policy. */

@@ -203,7 +203,7 @@ public final class KeyResolvers {
         private static String join(Part[] parts, RequestView request) {
             if (parts.length == 1) {
                 String v = parts[0].resolver.resolve(request);
-                return v == null ? null : parts[0].label + "=" + v;
+                return v == null ? null : parts[0].label + "=" + escape(v);
             }
             StringBuilder sb = new StringBuilder();
             for (Part p : parts) {
@@ -214,9 +214,21 @@ public final class KeyResolvers {
                 if (sb.length() > 0) {
                     sb.append('+');
                 }
-                sb.append(p.label).append('=').append(v);
+                sb.append(p.label).append('=').append(escape(v));
             }
             return sb.toString();
+        }
+
+        /**
+         * A value with '%', '+' and '=' escaped, so that the joined key can be read back one way
+         * only: principal {@code a+route=b} with route {@code c} is not principal {@code a} with
+         * route {@code b+route=c}.
+         */
+        private static String escape(String v) {
+            if (v.indexOf('%') < 0 && v.indexOf('+') < 0 && v.indexOf('=') < 0) {
+                return v;
+            }
+            return v.replace("%", "%25").replace("+", "%2B").replace("=", "%3D");
         }
 
         @Override

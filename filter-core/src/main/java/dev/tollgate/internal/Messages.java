@@ -39,8 +39,10 @@ public final class Messages {
     public static final String INTERNAL_ERROR = "TOLLGATE-090";
 
     public static String badValue(ConfigValue v, String reason, String accepted) {
+        // The reason may quote the value again: it is cleaned and clipped too, so no value can
+        // forge log lines or make a message unbounded.
         return BAD_VALUE + ": " + v.key() + " = '" + printable(v.value()) + "' (from " + v.source() + ") is not valid: "
-                + reason + (accepted == null ? "" : ". Accepted: " + accepted);
+                + printable(reason, 400) + (accepted == null ? "" : ". Accepted: " + accepted);
     }
 
     public static String missing(String key, String example) {
@@ -50,15 +52,20 @@ public final class Messages {
 
     /** A value as it may appear in a log line: no control characters, at most 200 characters. */
     public static String printable(String s) {
+        return printable(s, 200);
+    }
+
+    /** Text as it may appear in a log line: no control characters, at most {@code max} characters. */
+    public static String printable(String s, int max) {
         if (s == null) {
             return "null";
         }
-        StringBuilder sb = new StringBuilder(Math.min(s.length(), 200));
-        for (int i = 0; i < s.length() && sb.length() < 200; i++) {
+        StringBuilder sb = new StringBuilder(Math.min(s.length(), max));
+        for (int i = 0; i < s.length() && sb.length() < max; i++) {
             char c = s.charAt(i);
-            sb.append(c < 0x20 || c == 0x7f ? '?' : c);
+            sb.append(c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0x2028 || c == 0x2029 ? '?' : c);
         }
-        if (s.length() > 200) {
+        if (s.length() > max) {
             sb.append("...");
         }
         return sb.toString();

@@ -92,7 +92,11 @@ public final class RequestPatterns {
     private static final Object DOUBLE_STAR = new Object();
     private static final Object STAR = new Object();
 
-    /** Each segment is a literal String, STAR, DOUBLE_STAR or a Pattern (a segment with '*' in it). */
+    /** A segment with '*' inside, e.g. {@code *.png}: its literal parts, matched by {@link #glob}. */
+    private record Glob(String[] parts) {
+    }
+
+    /** Each segment is a literal String, STAR, DOUBLE_STAR or a {@link Glob}. */
     private static Object[] compile(String path, String entry) {
         String[] parts = path.substring(1).split("/", -1);
         Object[] out = new Object[parts.length];
@@ -105,14 +109,7 @@ public final class RequestPatterns {
             } else if (p.contains("**")) {
                 throw new IllegalArgumentException("'" + entry + "': '**' must be a whole segment");
             } else if (p.contains("*")) {
-                StringBuilder rx = new StringBuilder();
-                for (String lit : p.split("\\*", -1)) {
-                    if (rx.length() > 0) {
-                        rx.append("[^/]*");
-                    }
-                    rx.append(Pattern.quote(lit));
-                }
-                out[i] = Pattern.compile(rx.toString());
+                out[i] = new Glob(p.split("\\*", -1));
             } else {
                 out[i] = p;
             }
@@ -120,18 +117,37 @@ public final class RequestPatterns {
         return out;
     }
 
-    /** Greedy wildcard matching over segments, '**' playing the part of '*' in a glob. */
+    /**
+     * Greedy wildcard matching over segments, '**' playing the part of '*' in a glob: linear in
+     * the segments, however the path is built. Segments are index ranges of the path; nothing is
+     * split or copied.
+     */
     private static boolean matchSegments(Object[] pattern, String path) {
-        String[] segs = (path.startsWith("/") ? path.substring(1) : path).split("/", -1);
+        int from = path.startsWith("/") ? 1 : 0;
+        int count = 1;
+        for (int k = from; k < path.length(); k++) {
+            if (path.charAt(k) == '/') {
+                count++;
+            }
+        }
+        int[] starts = new int[count + 1];
+        int s = 0;
+        starts[s++] = from;
+        for (int k = from; k < path.length(); k++) {
+            if (path.charAt(k) == '/') {
+                starts[s++] = k + 1;
+            }
+        }
+        starts[count] = path.length() + 1;
         int i = 0;
         int j = 0;
         int starI = -1;
         int starJ = -1;
-        while (j < segs.length) {
+        while (j < count) {
             if (i < pattern.length && pattern[i] == DOUBLE_STAR) {
                 starI = i++;
                 starJ = j;
-            } else if (i < pattern.length && segmentMatches(pattern[i], segs[j])) {
+            } else if (i < pattern.length && segmentMatches(pattern[i], path, starts[j], starts[j + 1] - 1)) {
                 i++;
                 j++;
             } else if (starI >= 0) {
@@ -147,13 +163,37 @@ public final class RequestPatterns {
         return i == pattern.length;
     }
 
-    private static boolean segmentMatches(Object p, String seg) {
+    private static boolean segmentMatches(Object p, String path, int from, int to) {
         if (p == STAR) {
             return true;
         }
         if (p instanceof String s) {
-            return s.equals(seg);
+            return s.length() == to - from && path.startsWith(s, from);
         }
-        return ((Pattern) p).matcher(seg).matches();
+        return glob(((Glob) p).parts, path, from, to);
+    }
+
+    /**
+     * Whether {@code path[from, to)} is the parts joined by anything: the first part a prefix,
+     * the last a suffix, the others found in order, each as early as possible. Greedy placement is
+     * right for '*' alone, and each part is looked for once: no backtracking.
+     */
+    private static boolean glob(String[] parts, String path, int from, int to) {
+        String first = parts[0];
+        String last = parts[parts.length - 1];
+        if (to - from < first.length() + last.length() || !path.startsWith(first, from)
+                || !path.startsWith(last, to - last.length())) {
+            return false;
+        }
+        int at = from + first.length();
+        int end = to - last.length();
+        for (int k = 1; k < parts.length - 1; k++) {
+            int found = path.indexOf(parts[k], at);
+            if (found < 0 || found + parts[k].length() > end) {
+                return false;
+            }
+            at = found + parts[k].length();
+        }
+        return true;
     }
 }

@@ -55,4 +55,15 @@ class BucketKeysTest {
             assertTrue(seen.add(c), "no collision");
         }
     }
+
+    @Test
+    void loneSurrogatesAreEncodedApartFromEveryCharacter() {
+        String a = BucketKeys.client("a?b");
+        String b = BucketKeys.client("a\uD800b");
+        String c = BucketKeys.client("a\uDFFFb");
+        assertEquals("a%3Fb", a);
+        assertEquals("a%uD800b", b);
+        assertEquals("a%uDFFFb", c);
+        assertEquals("%F0%9F%9A%A6", BucketKeys.client("\uD83D\uDEA6"), "a pair is one character, in UTF-8");
+    }
 }

@@ -86,4 +86,13 @@ class KeyResolversTest {
         assertTrue(key("header:X, principal+route").usesPrincipal());
         assertFalse(key("ip, header:X+route").usesPrincipal());
     }
+
+    @Test
+    void joinedKeysCannotBeForgedWithSeparators() {
+        KeyResolver k = key("principal+route");
+        String one = k.resolve(TestRequest.get("/").user("a+route=b").route("c"));
+        String two = k.resolve(TestRequest.get("/").user("a").route("b+route=c"));
+        assertTrue(!one.equals(two), one + " vs " + two);
+        assertEquals("principal=a%2Broute%3Db+route=c", one);
+    }
 }

@@ -9,15 +9,11 @@ import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.RedisProcess;
 import dev.tollgate.testing.Retry;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.RedisClusterClient;
+import dev.tollgate.config.RedisSettings;
 
 /**
  * The bucket script on a Redis Cluster through a Jedis 8 cluster client: a client's bucket lives
@@ -30,12 +26,9 @@ class RedisStoreClusterIT {
     @Test
     void theBucketScriptRunsOnTheClusterAndAfterAFailover() {
         try (RedisCluster cluster = RedisCluster.start()) {
-            Set<HostAndPort> seeds = new HashSet<>();
-            cluster.seeds().forEach(s -> seeds.add(HostAndPort.from(s)));
-            RedisClusterClient client = RedisClusterClient.builder().nodes(seeds)
-                    .clientConfig(DefaultJedisClientConfig.builder().connectionTimeoutMillis(1000).socketTimeoutMillis(1000).build())
-                    .build();
-            try (RedisStore store = new RedisStore(new JedisPort(client, "cluster " + cluster.seeds()))) {
+            RedisSettings settings = new RedisSettings(RedisSettings.Topology.CLUSTER, cluster.seeds(), null, false, null, null, 0,
+                    Duration.ofSeconds(2), 8, 3, Duration.ofSeconds(1));
+            try (RedisStore store = new RedisStore(JedisPort.create(settings))) {
                 String key = BucketKeys.key("tollgate:", "api", BucketKeys.client("ip=203.0.113.7"));
                 store.load(key);
                 List<BucketRequest> request = List.of(new BucketRequest(key, Limit.parse("5/min"), 1, true));
@@ -49,6 +42,28 @@ class RedisStoreClusterIT {
                 long[] after = Retry.until(Duration.ofSeconds(15), () -> store.acquire(request));
                 assertTrue(after[0] >= 0 && after[0] <= 4, "a decision from the promoted replica: " + after[0]);
                 assertEquals("1", promoted.command("SCRIPT", "EXISTS", RedisStore.SHA1), "the script is known there now");
+            }
+        }
+    }
+
+    @Test
+    void policiesWhoseKeysLiveOnDifferentMastersAreStillAllOrNothing() {
+        try (RedisCluster cluster = RedisCluster.start()) {
+            RedisSettings settings = new RedisSettings(RedisSettings.Topology.CLUSTER, cluster.seeds(), null, false, null, null, 0,
+                    Duration.ofSeconds(2), 8, 3, Duration.ofSeconds(1));
+            try (RedisStore store = new RedisStore(JedisPort.create(settings))) {
+                String byAddress = BucketKeys.key("tollgate:", "api", BucketKeys.client("ip=203.0.113.7"));
+                String byUser = null;
+                for (int i = 0; byUser == null || cluster.masterFor(byUser) == cluster.masterFor(byAddress); i++) {
+                    byUser = BucketKeys.key("tollgate:", "user", BucketKeys.client("principal=user" + i));
+                }
+                BucketRequest a = new BucketRequest(byAddress, Limit.parse("5/min"), 1, true);
+                BucketRequest b = new BucketRequest(byUser, Limit.parse("1/min"), 1, true);
+                long[] first = store.acquire(List.of(a, b));
+                assertEquals(0, first[3] + first[7], "both admit");
+                long[] second = store.acquire(List.of(a, b));
+                assertTrue(second[7] > 0, "the user's policy refuses");
+                assertEquals(3, store.acquire(List.of(a))[0], "the refused request took nothing from the address' policy");
             }
         }
     }

@@ -37,6 +37,12 @@ class RequestPatternsTest {
         "/a/**/z,             GET,  /a/b/c/z,             true",
         "/a/**/z,             GET,  /a/b/c/y,             false",
         "/users/*/orders,     GET,  /users/7/orders,      true",
+        "/dl/*-*-*.zip,       GET,  /dl/a-b-c.zip,        true",
+        "/dl/*-*-*.zip,       GET,  /dl/a-b.zip,          false",
+        "/dl/*-*-*.zip,       GET,  /dl/---.zip,          true",
+        "/dl/*-*-*.zip,       GET,  /dl/a-b-c.zip.txt,    false",
+        "/dl/v*.*,            GET,  /dl/v1.2,             true",
+        "/dl/v*.*,            GET,  /dl/v12,              false",
     })
     void matches(String pattern, String method, String path, boolean expected) {
         assertEquals(expected, RequestMatcher.parse(pattern).matches(method, path));

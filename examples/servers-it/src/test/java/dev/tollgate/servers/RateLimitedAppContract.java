@@ -189,7 +189,7 @@ public abstract class RateLimitedAppContract {
         List<String> started = server.awaitLogLines("TOLLGATE-010", Duration.ofSeconds(5));
         assertEquals(1, started.size(), () -> "one TOLLGATE-010 line: " + started);
         String line = started.get(0);
-        assertTrue(line.contains("Redis store at " + redis.uri()), line);
+        assertTrue(line.contains("store " + redis.uri()), line);
         assertTrue(line.contains("limits [" + LIMITS + "]"), line);
         System.out.println("[servers-it] " + server.title() + ": " + line.strip());
         List<String> slf4j = server.logLines("SLF4J");
