@@ -4,7 +4,6 @@ import dev.tollgate.config.RedisSettings;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -150,7 +149,7 @@ public final class JedisPort implements RedisPort {
     }
 
     @Override
-    public List<Long> evalsha(String sha1, List<String> keys, List<String> args) {
+    public long[] evalsha(byte[] sha1, List<byte[]> keys, List<byte[]> args) {
         return call(() -> {
             try {
                 return longs(jedis.evalsha(sha1, keys, args));
@@ -166,7 +165,7 @@ public final class JedisPort implements RedisPort {
     }
 
     @Override
-    public List<Long> eval(String script, List<String> keys, List<String> args) {
+    public long[] eval(byte[] script, List<byte[]> keys, List<byte[]> args) {
         return call(() -> longs(jedis.eval(script, keys, args)));
     }
 
@@ -230,13 +229,13 @@ public final class JedisPort implements RedisPort {
         jedis.close();
     }
 
-    private static List<Long> longs(Object reply) {
+    private static long[] longs(Object reply) {
         if (!(reply instanceof List<?> list)) {
             throw new IllegalStateException("expected an array reply, got " + reply);
         }
-        List<Long> out = new ArrayList<>(list.size());
-        for (Object o : list) {
-            out.add((Long) o);
+        long[] out = new long[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (Long) list.get(i);
         }
         return out;
     }

@@ -11,14 +11,15 @@ import java.util.List;
 public interface RedisPort extends AutoCloseable {
 
     /**
-     * Runs a loaded script.
+     * Runs a loaded script whose reply is an array of integers. Arguments are bytes, so that the
+     * store can encode the parts that never change once.
      *
      * @throws NoScriptException when Redis does not know the script (restarted, failed over)
      */
-    List<Long> evalsha(String sha1, List<String> keys, List<String> args);
+    long[] evalsha(byte[] sha1, List<byte[]> keys, List<byte[]> args);
 
-    /** Sends and runs a script. */
-    List<Long> eval(String script, List<String> keys, List<String> args);
+    /** Sends and runs a script whose reply is an array of integers. */
+    long[] eval(byte[] script, List<byte[]> keys, List<byte[]> args);
 
     /**
      * Loads a script on the node that owns {@code routingKey} (the only node, outside a cluster).

@@ -15,6 +15,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
@@ -41,6 +42,17 @@ public final class RedisStore implements BucketStore {
     /** Its SHA-1, as Redis names it. */
     public static final String SHA1 = sha1(SCRIPT);
     static final String REFUND = readScript("refund.lua");
+    private static final byte[] SCRIPT_BYTES = SCRIPT.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SHA1_BYTES = SHA1.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] REFUND_BYTES = REFUND.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] EMPTY = new byte[0];
+    private static final byte[] DRY = "dry".getBytes(StandardCharsets.US_ASCII);
+
+    /** The arguments of one bucket that do not change from request to request, encoded once. */
+    private record Shape(List<Limit> limits, long cost, boolean enforcing, Algorithm algorithm) {
+    }
+
+    private final ConcurrentHashMap<Shape, byte[][]> shapes = new ConcurrentHashMap<>();
 
     private final RedisPort redis;
     private final LongSupplier clockOverride;
@@ -153,55 +165,75 @@ public final class RedisStore implements BucketStore {
     }
 
     private void refund(List<BucketRequest> requests, long time) {
-        List<String> keys = new ArrayList<>(requests.size());
-        List<String> args = new ArrayList<>();
-        args.add(Long.toString(time));
+        List<byte[]> keys = new ArrayList<>(requests.size());
+        List<byte[]> args = new ArrayList<>();
+        args.add(bytes(Long.toString(time)));
         addArguments(requests, keys, args);
-        redis.eval(REFUND, keys, args);
+        redis.eval(REFUND_BYTES, keys, args);
     }
 
     /** One call of the bucket script; the reply's last element is the decision's time. */
     private long[] call(List<BucketRequest> requests, boolean dry) {
-        List<String> keys = new ArrayList<>(requests.size());
-        List<String> args = new ArrayList<>(2 + requests.size() * 7);
-        args.add(clockOverride == null ? "" : Long.toString(clockOverride.getAsLong()));
-        args.add(dry ? "dry" : "");
+        List<byte[]> keys = new ArrayList<>(requests.size());
+        List<byte[]> args = new ArrayList<>(2 + requests.size() * 7);
+        args.add(clockOverride == null ? EMPTY : bytes(Long.toString(clockOverride.getAsLong())));
+        args.add(dry ? DRY : EMPTY);
         int limits = addArguments(requests, keys, args);
-        List<Long> reply;
+        long[] reply;
         try {
-            reply = redis.evalsha(SHA1, keys, args);
+            reply = redis.evalsha(SHA1_BYTES, keys, args);
         } catch (RedisPort.NoScriptException e) {
-            reply = redis.eval(SCRIPT, keys, args);
-            redis.scriptLoad(SCRIPT, keys.get(0));
+            reply = redis.eval(SCRIPT_BYTES, keys, args);
+            redis.scriptLoad(SCRIPT, requests.get(0).key());
         }
-        if (reply == null || reply.size() != limits * 4 + 1) {
-            throw new IllegalStateException("the bucket script answered " + reply + " for " + limits + " limits");
+        if (reply == null || reply.length != limits * 4 + 1) {
+            throw new IllegalStateException("the bucket script answered " + java.util.Arrays.toString(reply) + " for "
+                    + limits + " limits");
         }
-        long[] out = new long[reply.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = reply.get(i);
-        }
-        return out;
+        return reply;
     }
 
     /** Keys and the per-key arguments both scripts share; returns the number of limits. */
-    private static int addArguments(List<BucketRequest> requests, List<String> keys, List<String> args) {
+    private int addArguments(List<BucketRequest> requests, List<byte[]> keys, List<byte[]> args) {
         int limits = 0;
         for (BucketRequest r : requests) {
-            keys.add(r.key());
-            boolean log = r.algorithm() == Algorithm.SLIDING_LOG;
-            args.add(r.enforcing() ? "1" : "0");
-            args.add(log ? "l" : "b");
-            args.add(Long.toString(r.cost()));
-            args.add(Integer.toString(r.limits().size()));
-            for (Limit l : r.limits()) {
-                args.add(Long.toString(l.capacity()));
-                args.add(Long.toString(log ? l.windowMicros() : l.refillPeriodMicros()));
-                args.add(log ? "1" : Long.toString(l.refillTokens()));
+            keys.add(bytes(r.key()));
+            for (byte[] a : shape(r)) {
+                args.add(a);
             }
             limits += r.limits().size();
         }
         return limits;
+    }
+
+    /** A bucket's constant arguments, encoded the first time its shape is seen. */
+    private byte[][] shape(BucketRequest r) {
+        Shape key = new Shape(r.limits(), r.cost(), r.enforcing(), r.algorithm());
+        byte[][] cached = shapes.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        boolean log = r.algorithm() == Algorithm.SLIDING_LOG;
+        List<byte[]> a = new ArrayList<>(4 + 3 * r.limits().size());
+        a.add(bytes(r.enforcing() ? "1" : "0"));
+        a.add(bytes(log ? "l" : "b"));
+        a.add(bytes(Long.toString(r.cost())));
+        a.add(bytes(Integer.toString(r.limits().size())));
+        for (Limit l : r.limits()) {
+            a.add(bytes(Long.toString(l.capacity())));
+            a.add(bytes(Long.toString(log ? l.windowMicros() : l.refillPeriodMicros())));
+            a.add(bytes(log ? "1" : Long.toString(l.refillTokens())));
+        }
+        byte[][] made = a.toArray(new byte[0][]);
+        if (shapes.size() > 10_000) {
+            shapes.clear(); // shapes come from the configuration: this bound is only a guard
+        }
+        shapes.put(key, made);
+        return made;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     @Override

@@ -52,8 +52,8 @@ class RedisStoreAcrossSlotsIT {
         }
 
         @Override
-        public List<Long> evalsha(String sha1, List<String> keys, List<String> args) {
-            if (args.get(1).isEmpty() && keys.get(0).contains("slot-b")) {
+        public long[] evalsha(byte[] sha1, List<byte[]> keys, List<byte[]> args) {
+            if (args.get(1).length == 0 && new String(keys.get(0), java.nio.charset.StandardCharsets.UTF_8).contains("slot-b")) {
                 Runnable hook = beforeTakeInSlotB;
                 beforeTakeInSlotB = () -> { };
                 hook.run();
@@ -62,7 +62,7 @@ class RedisStoreAcrossSlotsIT {
         }
 
         @Override
-        public List<Long> eval(String script, List<String> keys, List<String> args) {
+        public long[] eval(byte[] script, List<byte[]> keys, List<byte[]> args) {
             return real.eval(script, keys, args);
         }
 
