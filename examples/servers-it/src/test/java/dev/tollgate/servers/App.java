@@ -6,7 +6,8 @@ package dev.tollgate.servers;
  *
  * <p>To test another WAR, copy it in this module's {@code pom.xml} (one more {@code artifactItem}
  * of the {@code copy-wars} execution, and the WAR as a {@code provided} dependency so that the
- * reactor builds it first), add a constant here, and extend {@link RateLimitedAppContract}.
+ * reactor builds it first), add a constant here, and a {@code @Nested} class extending
+ * {@link RateLimitedAppContract} (or a contract of its own) to each server's test class.
  *
  * @param warFile      the file name in the build's WAR directory
  * @param contextRoot  where it is deployed, without slashes
@@ -18,6 +19,16 @@ public record App(String warFile, String contextRoot, String limitedPath, String
 
     /** {@code examples/servlet-app}: TollgateFilter on {@code /api/*} with {@code 5/s burst 10} in web.xml. */
     public static final App SERVLET_APP = new App("servlet-app.war", "servlet-app", "/api/hello", "hello", "/not-under-api");
+
+    /**
+     * {@code examples/jaxrs-app}: {@code @RateLimited} resources under {@code /api}, using the server's
+     * own JAX-RS and MicroProfile Config (WildFly, Payara). A path no resource matches is not limited.
+     */
+    public static final App JAXRS_APP = new App("jaxrs-app.war", "jaxrs-app", "/api/hello", "hello", "/api/no-such-resource");
+
+    /** {@code examples/jaxrs-app-tomcat}: the same application with Jersey and SmallRye Config inside, at the same context root. */
+    public static final App JAXRS_APP_TOMCAT =
+            new App("jaxrs-app-tomcat.war", "jaxrs-app", "/api/hello", "hello", "/api/no-such-resource");
 
     public Deployment deployment() {
         return new Deployment(Build.warsDir().resolve(warFile), contextRoot);

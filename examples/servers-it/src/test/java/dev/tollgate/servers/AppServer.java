@@ -25,16 +25,16 @@ public interface AppServer {
     Duration startTimeout();
 
     /**
-     * Fills {@code base} (an empty directory of this run) and returns the whole command line:
-     * {@code java}, then {@code jvmOptions} (the operator's {@code -D...}, as in {@code JAVA_OPTS}),
-     * then whatever the server needs.
+     * Fills {@code base} (an empty directory of this run) with the WARs to deploy and returns the
+     * whole command line: {@code java}, then {@code jvmOptions} (the operator's {@code -D...}, as in
+     * {@code JAVA_OPTS}), then whatever the server needs.
      */
-    List<String> prepare(Path java, Path base, Deployment deployment, int[] ports, List<String> jvmOptions)
+    List<String> prepare(Path java, Path base, List<Deployment> deployments, int[] ports, List<String> jvmOptions)
             throws IOException;
 
     /**
-     * Whether the server has finished starting, including the deployment of the WAR, whether that
-     * deployment worked or failed. Called repeatedly while the process runs.
+     * Whether the server has finished starting, including the deployment of every WAR, whether
+     * that deployment worked or failed. Called repeatedly while the process runs.
      */
     boolean started(ServerProcess server);
 }

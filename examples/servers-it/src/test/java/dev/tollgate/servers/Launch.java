@@ -1,25 +1,27 @@
 package dev.tollgate.servers;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * What to start: a server, a WAR, and what the operator sets. Environment variables go to the
- * server process only; system properties become {@code -D} options of the server's JVM (as in
- * {@code JAVA_OPTS} or {@code CATALINA_OPTS}).
+ * What to start: a server, one or more WARs, and what the operator sets. Environment variables go
+ * to the server process only, and so are seen by every WAR; system properties become {@code -D}
+ * options of the server's JVM (as in {@code JAVA_OPTS} or {@code CATALINA_OPTS}).
  */
 public final class Launch {
 
     final AppServer server;
-    final Deployment deployment;
+    final List<Deployment> deployments = new ArrayList<>();
     final String label;
     final Map<String, String> environment = new LinkedHashMap<>();
     final Map<String, String> systemProperties = new LinkedHashMap<>();
 
     private Launch(AppServer server, Deployment deployment, String label) {
         this.server = Objects.requireNonNull(server);
-        this.deployment = Objects.requireNonNull(deployment);
+        this.deployments.add(Objects.requireNonNull(deployment));
         this.label = Objects.requireNonNull(label);
         if (!label.matches("[A-Za-z0-9.-]+")) {
             throw new IllegalArgumentException("label: letters, digits, '.', '-': " + label);
@@ -32,6 +34,21 @@ public final class Launch {
      */
     public static Launch of(AppServer server, Deployment deployment, String label) {
         return new Launch(server, deployment, label);
+    }
+
+    /**
+     * One more WAR in the same server (so that one start serves the checks of several
+     * applications). Context roots must differ, and each WAR's file name must be its context root
+     * ({@code jaxrs-app.war} at {@code /jaxrs-app}), as Payara Micro derives one from the other.
+     */
+    public Launch deploy(Deployment another) {
+        for (Deployment d : deployments) {
+            if (d.contextRoot().equals(another.contextRoot())) {
+                throw new IllegalArgumentException("two WARs at /" + another.contextRoot());
+            }
+        }
+        deployments.add(another);
+        return this;
     }
 
     public Launch env(String name, String value) {

@@ -48,7 +48,7 @@ final class PayaraMicro implements AppServer {
     }
 
     @Override
-    public List<String> prepare(Path java, Path base, Deployment deployment, int[] ports, List<String> jvmOptions)
+    public List<String> prepare(Path java, Path base, List<Deployment> deployments, int[] ports, List<String> jvmOptions)
             throws IOException {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("No " + jar + "; the build copies it there in pre-integration-test");
@@ -71,14 +71,27 @@ final class PayaraMicro implements AppServer {
         cmd.add("--disablephonehome");
         cmd.add("--prebootcommandfile");
         cmd.add(preBoot.toString());
-        cmd.add("--contextroot");
-        cmd.add(deployment.contextRoot().isEmpty() ? "/" : deployment.contextRoot());
-        cmd.add("--deploy");
-        cmd.add(deployment.war().toString());
+        if (deployments.size() == 1) {
+            Deployment d = deployments.get(0);
+            cmd.add("--contextroot");
+            cmd.add(d.contextRoot().isEmpty() ? "/" : d.contextRoot());
+            cmd.add("--deploy");
+            cmd.add(d.war().toString());
+            return cmd;
+        }
+        // --contextroot applies to one WAR only; with several, each is deployed at its file name, so
+        // each is copied under the name of its context root.
+        Path wars = Files.createDirectories(base.resolve("wars"));
+        for (Deployment d : deployments) {
+            Path war = wars.resolve(d.warFileName());
+            Files.copy(d.war(), war);
+            cmd.add("--deploy");
+            cmd.add(war.toString());
+        }
         return cmd;
     }
 
-    /** "Payara Micro 6.2025.10 (build 42) ready in 15,135 (ms)": logged after the deployment, failed or not. */
+    /** "Payara Micro 6.2025.10 (build 42) ready in 15,135 (ms)": logged after the deployments, failed or not. */
     @Override
     public boolean started(ServerProcess server) {
         return READY.matcher(server.log()).find();

@@ -30,7 +30,7 @@ public final class ServerDiagnostics implements BeforeAllCallback, AfterAllCallb
     @Override
     public void afterAll(ExtensionContext context) {
         long t0 = context.getStore(NS).get("classStart", Long.class);
-        System.out.printf(Locale.ROOT, "[servers-it] %s: %.2f s in all%n", context.getDisplayName(),
+        System.out.printf(Locale.ROOT, "[servers-it] %s: %.2f s in all%n", className(context),
                 (System.nanoTime() - t0) / 1e9);
     }
 
@@ -43,7 +43,7 @@ public final class ServerDiagnostics implements BeforeAllCallback, AfterAllCallb
     public void afterEach(ExtensionContext context) {
         long t0 = context.getStore(NS).get("testStart", Long.class);
         System.out.printf(Locale.ROOT, "[servers-it] %s.%s: %s in %.2f s%n",
-                context.getRequiredTestClass().getSimpleName(), context.getRequiredTestMethod().getName(),
+                className(context), context.getRequiredTestMethod().getName(),
                 context.getExecutionException().isPresent() ? "FAILED" : "passed", (System.nanoTime() - t0) / 1e9);
     }
 
@@ -66,12 +66,19 @@ public final class ServerDiagnostics implements BeforeAllCallback, AfterAllCallb
     }
 
     private static void printLogs(ExtensionContext context, Throwable t) {
-        Integer first = context.getStore(NS).get("firstServer", Integer.class);
+        // From the outermost test class: a @Nested class tests the server its enclosing class started.
+        Integer first = null;
+        for (ExtensionContext c = context; c != null; c = c.getParent().orElse(null)) {
+            Integer n = c.getStore(NS).get("firstServer", Integer.class);
+            if (n != null) {
+                first = n;
+            }
+        }
         if (first == null) {
             first = 0;
         }
         String where = context.getTestMethod().isPresent()
-                ? context.getRequiredTestClass().getSimpleName() + "." + context.getRequiredTestMethod().getName()
+                ? className(context) + "." + context.getRequiredTestMethod().getName()
                 : context.getDisplayName();
         System.out.println("[servers-it] " + where + " failed: " + t);
         for (ServerProcess p : ServerProcess.launchedSince(first)) {
@@ -79,5 +86,15 @@ public final class ServerDiagnostics implements BeforeAllCallback, AfterAllCallb
             System.out.println(p.logTail(TAIL));
             System.out.println("[servers-it] ----- end of " + p.title() + " -----");
         }
+    }
+
+    /** "WildFlyIT" or, for a nested class, "WildFlyIT.JaxRsApp". */
+    private static String className(ExtensionContext context) {
+        Class<?> c = context.getRequiredTestClass();
+        String name = c.getSimpleName();
+        for (Class<?> outer = c.getEnclosingClass(); outer != null; outer = outer.getEnclosingClass()) {
+            name = outer.getSimpleName() + "." + name;
+        }
+        return name;
     }
 }

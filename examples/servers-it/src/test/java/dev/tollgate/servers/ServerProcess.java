@@ -116,7 +116,7 @@ public final class ServerProcess implements AutoCloseable {
             List<String> jvmOptions = launch.systemProperties.entrySet().stream()
                     .map(e -> "-D" + e.getKey() + "=" + e.getValue())
                     .collect(Collectors.toList());
-            List<String> command = launch.server.prepare(Build.java(), base, launch.deployment, ports, jvmOptions);
+            List<String> command = launch.server.prepare(Build.java(), base, launch.deployments, ports, jvmOptions);
             ProcessBuilder pb = new ProcessBuilder(command)
                     .directory(base.toFile())
                     .redirectErrorStream(true)
@@ -173,8 +173,14 @@ public final class ServerProcess implements AutoCloseable {
         return launch.title();
     }
 
+    /** The first (or only) WAR: the one {@link #get(String)} and {@link #uri(String)} address. */
     public Deployment deployment() {
-        return launch.deployment;
+        return launch.deployments.get(0);
+    }
+
+    /** Every WAR of this start, in the order given to {@link Launch}. */
+    public List<Deployment> deployments() {
+        return List.copyOf(launch.deployments);
     }
 
     /** This run's base directory (CATALINA_BASE, jboss.server.base.dir, ...). */
@@ -191,18 +197,39 @@ public final class ServerProcess implements AutoCloseable {
         return startup;
     }
 
-    /** {@code http://127.0.0.1:<port>/<context><path>} */
+    /** {@code http://127.0.0.1:<port>/<context><path>}, in the first WAR's context. */
     public URI uri(String pathInContext) {
-        return URI.create("http://127.0.0.1:" + httpPort() + launch.deployment.contextPath() + pathInContext);
+        return uri(deployment(), pathInContext);
     }
 
-    /** A GET of a path in the application's context, e.g. {@code /api/hello}. */
+    /** {@code http://127.0.0.1:<port>/<context><path>} */
+    public URI uri(Deployment in, String pathInContext) {
+        return URI.create("http://127.0.0.1:" + httpPort() + in.contextPath() + pathInContext);
+    }
+
+    /** A GET of a path in the first WAR's context, e.g. {@code /api/hello}. */
     public HttpResponse<String> get(String pathInContext) {
-        HttpRequest request = HttpRequest.newBuilder(uri(pathInContext)).timeout(Duration.ofSeconds(15)).GET().build();
+        return get(deployment(), pathInContext);
+    }
+
+    /** A GET of a path in a WAR's context. */
+    public HttpResponse<String> get(Deployment in, String pathInContext) {
+        return send(HttpRequest.newBuilder(uri(in, pathInContext)).GET());
+    }
+
+    /** A POST of an HTML form ({@code application/x-www-form-urlencoded}, already encoded) to a path in a WAR's context. */
+    public HttpResponse<String> postForm(Deployment in, String pathInContext, String form) {
+        return send(HttpRequest.newBuilder(uri(in, pathInContext))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form, StandardCharsets.UTF_8)));
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder builder) {
+        HttpRequest request = builder.timeout(Duration.ofSeconds(15)).build();
         try {
             return HTTP.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new UncheckedIOException("GET " + request.uri() + " failed", e);
+            throw new UncheckedIOException(request.method() + " " + request.uri() + " failed", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -214,6 +241,11 @@ public final class ServerProcess implements AutoCloseable {
      * Each poll before is a 404 or similar that never reached the application.
      */
     public HttpResponse<String> awaitStatus(String pathInContext, int status, Duration timeout) {
+        return awaitStatus(deployment(), pathInContext, status, timeout);
+    }
+
+    /** {@link #awaitStatus(String, int, Duration)} in a WAR's context. */
+    public HttpResponse<String> awaitStatus(Deployment in, String pathInContext, int status, Duration timeout) {
         long t0 = System.nanoTime();
         long deadline = t0 + timeout.toNanos();
         HttpResponse<String> last = null;
@@ -223,10 +255,10 @@ public final class ServerProcess implements AutoCloseable {
                 break;
             }
             try {
-                last = get(pathInContext);
+                last = get(in, pathInContext);
                 if (last.statusCode() == status) {
-                    System.out.printf(Locale.ROOT, "[servers-it] %s: %s answered %d %.2f s after the server started%n",
-                            title(), pathInContext, status, (System.nanoTime() - t0) / 1e9);
+                    System.out.printf(Locale.ROOT, "[servers-it] %s: %s%s answered %d %.2f s after the server started%n",
+                            title(), in.contextPath(), pathInContext, status, (System.nanoTime() - t0) / 1e9);
                     return last;
                 }
             } catch (UncheckedIOException e) {
@@ -234,7 +266,7 @@ public final class ServerProcess implements AutoCloseable {
             }
             pause(200);
         }
-        throw new IllegalStateException(title() + ": " + uri(pathInContext) + " did not answer " + status + " within "
+        throw new IllegalStateException(title() + ": " + uri(in, pathInContext) + " did not answer " + status + " within "
                 + timeout.toSeconds() + " s; last answer " + (last == null ? lastError : last.statusCode() + " " + last.body())
                 + ". Log " + log + ", last lines:\n" + logTail(60));
     }

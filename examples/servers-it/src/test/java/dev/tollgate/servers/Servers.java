@@ -18,11 +18,6 @@ public final class Servers {
         return new WildFly(Build.version("wildfly"), Build.onlyDirectoryIn(Build.serversDir().resolve("wildfly")));
     }
 
-    /** WildFly whose Undertow initialises filters at deployment (see {@link WildFly#eagerFilterInitialization()}). */
-    public static AppServer wildflyEagerFilters() {
-        return ((WildFly) wildfly()).eagerFilterInitialization();
-    }
-
     public static AppServer payaraMicro() {
         return new PayaraMicro(Build.version("payara-micro"),
                 Build.serversDir().resolve("payara-micro").resolve("payara-micro.jar"));

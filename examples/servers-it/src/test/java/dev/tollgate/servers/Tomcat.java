@@ -67,14 +67,16 @@ final class Tomcat implements AppServer {
     }
 
     @Override
-    public List<String> prepare(Path java, Path base, Deployment deployment, int[] ports, List<String> jvmOptions)
+    public List<String> prepare(Path java, Path base, List<Deployment> deployments, int[] ports, List<String> jvmOptions)
             throws IOException {
         for (String d : List.of("logs", "temp", "work", "webapps")) {
             Files.createDirectories(base.resolve(d));
         }
         copyTree(home.resolve("conf"), base.resolve("conf"));
         configureServerXml(base.resolve("conf").resolve("server.xml"));
-        Files.copy(deployment.war(), base.resolve("webapps").resolve(deployment.warFileName()));
+        for (Deployment d : deployments) {
+            Files.copy(d.war(), base.resolve("webapps").resolve(d.warFileName()));
+        }
 
         List<String> cmd = new ArrayList<>();
         cmd.add(java.toString());
@@ -97,7 +99,7 @@ final class Tomcat implements AppServer {
     }
 
     /**
-     * Catalina has started: the host deployed the WARs in {@code webapps} (successfully or not)
+     * Catalina has started: the host deployed every WAR in {@code webapps} (successfully or not)
      * before the connector starts and before this line is logged.
      */
     @Override

@@ -29,35 +29,20 @@ final class WildFly implements AppServer {
 
     private final String version;
     private final Path home;
-    private final boolean eagerFilters;
 
     WildFly(String version, Path home) {
-        this(version, home, false);
-    }
-
-    private WildFly(String version, Path home, boolean eagerFilters) {
         this.version = version;
         this.home = home;
-        this.eagerFilters = eagerFilters;
-    }
-
-    /**
-     * The same server with {@code eager-filter-initialization="true"} on Undertow's servlet
-     * container. By default Undertow initialises a filter at the first request that reaches it, so
-     * a filter whose {@code init} fails does not fail the deployment; with this setting it does.
-     */
-    WildFly eagerFilterInitialization() {
-        return new WildFly(version, home, true);
     }
 
     @Override
     public String name() {
-        return "WildFly " + version + (eagerFilters ? " (eager-filter-initialization)" : "");
+        return "WildFly " + version;
     }
 
     @Override
     public String id() {
-        return eagerFilters ? "wildfly-eager-filters" : "wildfly";
+        return "wildfly";
     }
 
     /** HTTP, HTTPS, management HTTP, management HTTPS. */
@@ -72,22 +57,14 @@ final class WildFly implements AppServer {
     }
 
     @Override
-    public List<String> prepare(Path java, Path base, Deployment deployment, int[] ports, List<String> jvmOptions)
+    public List<String> prepare(Path java, Path base, List<Deployment> deployments, int[] ports, List<String> jvmOptions)
             throws IOException {
         Tomcat.copyTree(home.resolve("standalone").resolve("configuration"), base.resolve("configuration"));
         Files.createDirectories(base.resolve("deployments"));
         Files.createDirectories(base.resolve("log"));
-        if (eagerFilters) {
-            Path xml = base.resolve("configuration").resolve("standalone.xml");
-            String s = Files.readString(xml, StandardCharsets.UTF_8);
-            String changed = s.replace("<servlet-container name=\"default\"",
-                    "<servlet-container name=\"default\" eager-filter-initialization=\"true\"");
-            if (changed.equals(s)) {
-                throw new IllegalStateException("No <servlet-container name=\"default\" in " + xml);
-            }
-            Files.writeString(xml, changed, StandardCharsets.UTF_8);
+        for (Deployment d : deployments) {
+            Files.copy(d.war(), base.resolve("deployments").resolve(d.warFileName()));
         }
-        Files.copy(deployment.war(), base.resolve("deployments").resolve(deployment.warFileName()));
 
         List<String> cmd = new ArrayList<>();
         cmd.add(java.toString());
@@ -120,18 +97,23 @@ final class WildFly implements AppServer {
 
     /**
      * The boot has ended ({@code WFLYSRV0025} "started", or {@code WFLYSRV0026} "started (with
-     * errors)") and the deployment scanner has marked the WAR {@code .deployed} or {@code .failed}.
+     * errors)") and the deployment scanner has marked every WAR {@code .deployed} or {@code .failed}.
      */
     @Override
     public boolean started(ServerProcess server) {
         boolean booted = server.logContains("WFLYSRV0025") || server.logContains("WFLYSRV0026");
-        return booted && deploymentMarker(server) != null;
+        return booted && server.deployments().stream().allMatch(d -> deploymentMarker(server, d) != null);
+    }
+
+    /** Of the first (or only) WAR: "deployed", "failed", or {@code null} while neither marker exists. */
+    static String deploymentMarker(ServerProcess server) {
+        return deploymentMarker(server, server.deployment());
     }
 
     /** "deployed", "failed", or {@code null} while neither marker exists. */
-    static String deploymentMarker(ServerProcess server) {
+    static String deploymentMarker(ServerProcess server, Deployment deployment) {
         Path dir = server.base().resolve("deployments");
-        String war = server.deployment().warFileName();
+        String war = deployment.warFileName();
         for (String marker : List.of("deployed", "failed")) {
             if (Files.exists(dir.resolve(war + "." + marker))) {
                 return marker;
@@ -140,7 +122,7 @@ final class WildFly implements AppServer {
         return null;
     }
 
-    /** The text of the {@code .failed} marker (WildFly writes the failure description into it), or "". */
+    /** The text of the first WAR's {@code .failed} marker (WildFly writes the failure description into it), or "". */
     static String failedMarkerText(ServerProcess server) throws IOException {
         Path failed = server.base().resolve("deployments").resolve(server.deployment().warFileName() + ".failed");
         return Files.exists(failed) ? Files.readString(failed, StandardCharsets.UTF_8) : "";
