@@ -118,7 +118,7 @@ public class TollgateFeature implements DynamicFeature {
         return p.key().usesPrincipal() || (plans.usesPrincipal() && !p.planLimits().isEmpty());
     }
 
-    private static void requireCost(long cost, Policy p, Class<?> type, Method method) {
+    private void requireCost(long cost, Policy p, Class<?> type, Method method) {
         String where = "@RateLimited(cost = " + cost + ") on " + type.getName() + "#" + method.getName();
         if (cost < 0) {
             throw fail(Messages.BAD_VALUE + ": " + where + ": a cost must be at least 1 (or 0 for the policy's own)");
@@ -134,8 +134,13 @@ public class TollgateFeature implements DynamicFeature {
         }
     }
 
-    private static IllegalStateException fail(String message) {
+    /**
+     * A deployment error: logged, and the limiter closed, for the runtime will not deploy the
+     * application and never destroys this provider (its Redis connections would stay open).
+     */
+    private IllegalStateException fail(String message) {
         LOG.severe(message);
+        close();
         return new IllegalStateException(message);
     }
 
@@ -183,7 +188,7 @@ public class TollgateFeature implements DynamicFeature {
         return limiter;
     }
 
-    private static IllegalStateException unknownPolicy(String name, Class<?> type, Method method, RateLimiter rl) {
+    private IllegalStateException unknownPolicy(String name, Class<?> type, Method method, RateLimiter rl) {
         List<String> known = new ArrayList<>();
         rl.config().policies().forEach(p -> known.add(p.name()));
         return fail(Messages.UNKNOWN_POLICY + ": @RateLimited on " + type.getName() + "#" + method.getName()

@@ -245,6 +245,8 @@ class TollgateFeatureIT {
         }
         assertTrue(logged.stream().anyMatch(m -> m.startsWith("TOLLGATE-003: @RateLimited on " + Users.class.getName()
                 + "#user names the policy 'per-route'")), logged.toString());
+        assertTrue(dev.tollgate.RateLimiter.live().stream().noneMatch(l -> l.health().limiter().endsWith("jaxrs")),
+                "the failed deployment's limiter was closed, its Redis connections with it");
     }
 
 
