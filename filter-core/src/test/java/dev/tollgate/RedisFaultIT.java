@@ -53,16 +53,26 @@ class RedisFaultIT {
 
     /** Runs {@code threads} load threads for {@code millis}, calling {@code during} at the given offsets. */
     static List<Sample> load(RateLimiter rl, int threads, long millis, Map<Long, Runnable> during) throws InterruptedException {
+        return load(rl, threads, 4, millis, during);
+    }
+
+    /** The same, the threads spreading their requests over {@code clients} client addresses. */
+    static List<Sample> load(RateLimiter rl, int threads, int clients, long millis, Map<Long, Runnable> during)
+            throws InterruptedException {
         ConcurrentLinkedQueue<Sample> samples = new ConcurrentLinkedQueue<>();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger client = new AtomicInteger();
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             workers.add(new Thread(() -> {
-                TestRequest r = TestRequest.get("/api").from("198.51.100." + (client.incrementAndGet() % 4));
+                java.util.Random pick = new java.util.Random(client.incrementAndGet());
+                TestRequest[] r = new TestRequest[clients];
+                for (int c = 0; c < clients; c++) {
+                    r[c] = TestRequest.get("/api").from("198.51." + (c / 250) + "." + (c % 250));
+                }
                 while (!stop.get()) {
                     long s = System.nanoTime();
-                    Decision d = rl.check(r);
+                    Decision d = rl.check(r[pick.nextInt(clients)]);
                     samples.add(new Sample(s, System.nanoTime() - s, d.verdict(), d.source()));
                 }
             }));
