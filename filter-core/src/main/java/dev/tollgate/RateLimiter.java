@@ -326,7 +326,8 @@ public final class RateLimiter implements AutoCloseable {
                 clients.add(client);
                 limits.add(set);
                 long cost = costOverride > 0 ? costOverride : p.cost().of(method, path);
-                String key = BucketKeys.key(c.keyPrefix(), p.name(), client);
+                String key = c.compactKeys() ? BucketKeys.compactKey(c.keyPrefix(), p.name(), client, cluster(c))
+                        : BucketKeys.key(c.keyPrefix(), p.name(), client);
                 if (cache && p.mode() == Mode.ENFORCE) {
                     PolicyResult known = denyCache.refused(key + '\u0000' + cost);
                     if (known != null) {
@@ -355,6 +356,10 @@ public final class RateLimiter implements AutoCloseable {
             LOG.log(Level.SEVERE, Messages.INTERNAL_ERROR + ": unexpected error deciding a request; it goes through unlimited", e);
             return Decision.noPolicy();
         }
+    }
+
+    private static boolean cluster(TollgateConfig c) {
+        return c.redis() != null && c.redis().topology() == RedisSettings.Topology.CLUSTER;
     }
 
     private static String resolve(Policy p, RequestView request) {

@@ -55,12 +55,13 @@ import java.util.regex.Pattern;
  * @param jmx              whether the limiter registers a JMX bean
  * @param fingerprint      a digest of every value read, to tell whether a reload changed anything
  * @param denyCache        whether refusals from Redis are remembered until their Retry-After
+ * @param compactKeys      whether storage keys are hashed to save Redis memory
  */
 public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode failureMode, String keyPrefix,
                              List<Policy> policies, HeaderStyle headers, int localMaxKeys, boolean jaxrsGlobal,
                              ClientAddresses clientAddresses, AllowList allowList, Plans plans,
                              Duration retryAfterJitter, String metrics, Duration reloadInterval, boolean jmx,
-                             String fingerprint, boolean denyCache) {
+                             String fingerprint, boolean denyCache, boolean compactKeys) {
 
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_.:/-]{0,64}");
     private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
@@ -73,7 +74,8 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
     /** This configuration with other Redis settings. */
     public TollgateConfig withRedis(RedisSettings other) {
         return new TollgateConfig(enabled, other, failureMode, keyPrefix, policies, headers, localMaxKeys, jaxrsGlobal,
-                clientAddresses, allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint, denyCache);
+                clientAddresses, allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint, denyCache,
+                compactKeys);
     }
 
     /** The policy of that name, if configured. */
@@ -133,6 +135,16 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                 });
         boolean jmx = r.parse(ConfigKeys.JMX, true, "'true' or 'false'", TollgateConfig::bool);
         boolean denyCache = r.parse(ConfigKeys.DENY_CACHE, true, "'true' or 'false'", TollgateConfig::bool);
+        boolean compactKeys = r.parse(ConfigKeys.REDIS_KEY_FORMAT, false, "'readable' or 'compact'", v -> {
+            switch (v.toLowerCase(Locale.ROOT)) {
+                case "readable":
+                    return false;
+                case "compact":
+                    return true;
+                default:
+                    throw new IllegalArgumentException("it is not a key format");
+            }
+        });
 
         Map<String, KeyResolverProvider> providers;
         try {
@@ -142,11 +154,22 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             providers = KeyResolvers.providers(null);
         }
         List<Policy> policies = r.policies(providers, plans);
+        if (compactKeys) {
+            Map<String, String> tags = new java.util.HashMap<>();
+            for (Policy p : policies) {
+                String key = dev.tollgate.internal.BucketKeys.compactKey("", p.name(), "", false);
+                String other = tags.put(key.substring(key.length() - 2), p.name());
+                if (other != null) {
+                    r.problems.add(Messages.BAD_VALUE + ": policies '" + other + "' and '" + p.name() + "' hash to the same"
+                            + " compact key tag; rename one, or set " + ConfigKeys.REDIS_KEY_FORMAT + "=readable");
+                }
+            }
+        }
         if (!r.problems.isEmpty()) {
             throw new ConfigException(r.problems);
         }
         return new TollgateConfig(enabled, redis, failureMode, prefix, policies, headers, maxKeys, jaxrsGlobal,
-                addresses, allowList, plans, jitter, metrics, reloadInterval, jmx, r.fingerprint(), denyCache);
+                addresses, allowList, plans, jitter, metrics, reloadInterval, jmx, r.fingerprint(), denyCache, compactKeys);
     }
 
     static boolean bool(String v) {

@@ -89,6 +89,32 @@ public final class BucketKeys {
         return prefix + "{" + client + "}:" + policy;
     }
 
+    /**
+     * The compact storage key ({@code tollgate.redis.key-format=compact}): 10 characters of the
+     * client's SHA-256 (60 bits) and 2 of the policy's, e.g. {@code tXq3v0Pz9mKBc}. Redis stores a
+     * key of up to 14 characters in a smaller allocation: with a prefix of at most two characters a
+     * one-limit bucket then takes 56 bytes instead of 88. In a Cluster the client part is wrapped
+     * in braces, the hash tag (72 bytes). The key no longer says who the client is.
+     */
+    public static String compactKey(String prefix, String policy, String client, boolean cluster) {
+        String c = digest(client, 8).substring(0, 10);
+        return prefix + (cluster ? "{" + c + "}" : c) + digest(policy, 3).substring(0, 2);
+    }
+
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    });
+
+    /** The first {@code bytes} bytes of the SHA-256 of a text, base64url without padding. */
+    static String digest(String text, int bytes) {
+        byte[] d = SHA256.get().digest(text.getBytes(StandardCharsets.UTF_8));
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(d, bytes));
+    }
+
     private static String hashed(String raw) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(raw.getBytes(StandardCharsets.UTF_8));

@@ -66,4 +66,16 @@ class BucketKeysTest {
         assertEquals("a%uDFFFb", c);
         assertEquals("%F0%9F%9A%A6", BucketKeys.client("\uD83D\uDEA6"), "a pair is one character, in UTF-8");
     }
+
+    @Test
+    void compactKeysAreShortStableAndKeepTheHashTagInACluster() {
+        String k = BucketKeys.compactKey("t", "default", "ip=203.0.113.7", false);
+        assertEquals(13, k.length(), k);
+        assertEquals(k, BucketKeys.compactKey("t", "default", "ip=203.0.113.7", false), "the same client, the same key");
+        assertNotEquals(k, BucketKeys.compactKey("t", "default", "ip=203.0.113.8", false));
+        assertNotEquals(k, BucketKeys.compactKey("t", "login", "ip=203.0.113.7", false));
+        String c = BucketKeys.compactKey("t", "default", "ip=203.0.113.7", true);
+        assertEquals("t{" + k.substring(1, 11) + "}" + k.substring(11), c, "braces around the client in a Cluster");
+        assertFalse(k.substring(1).contains("{") || k.contains("}"));
+    }
 }

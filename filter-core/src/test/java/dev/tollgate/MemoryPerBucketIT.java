@@ -1,0 +1,44 @@
+package dev.tollgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.config.ConfigLookup;
+import dev.tollgate.config.ConfigSources;
+import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.testing.RedisEndpoint;
+import dev.tollgate.testing.TestRequest;
+import dev.tollgate.testing.WithRedis;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** What one active bucket with one limit costs in Redis (MEMORY USAGE), by key format. */
+@WithRedis
+class MemoryPerBucketIT {
+
+    static long usage(RedisEndpoint redis, String prefix, String format) {
+        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+                "tollgate.redis.uri", redis.uri(), "tollgate.redis.timeout", "2s", "tollgate.jmx", "false",
+                "tollgate.redis.key-prefix", prefix, "tollgate.redis.key-format", format,
+                "tollgate.policy.default.limits", "10/s burst 20"))), null);
+        try (RateLimiter rl = RateLimiter.create(c)) {
+            rl.check(TestRequest.get("/").from("203.0.113.195"));
+        }
+        String keys = redis.command("KEYS", prefix + "*");
+        assertEquals(1, keys.split("\n").length, keys);
+        assertEquals("int", redis.command("OBJECT", "ENCODING", keys), "one limit: a single integer");
+        long bytes = Long.parseLong(redis.command("MEMORY", "USAGE", keys));
+        System.out.printf("[memory] %s key %s: %d bytes%n", format, keys, bytes);
+        return bytes;
+    }
+
+    @Test
+    void aCompactKeyWithAShortPrefixKeepsABucketWithin64Bytes(RedisEndpoint redis) {
+        String run = UUID.randomUUID().toString().substring(0, 4);
+        long readable = usage(redis, "tollgate-" + run + ":", "readable");
+        long compact = usage(redis, "t" + run.charAt(0), "compact");
+        assertTrue(compact <= 64, "compact: " + compact + " bytes");
+        assertTrue(readable > compact, "readable keys cost more: " + readable);
+    }
+}
