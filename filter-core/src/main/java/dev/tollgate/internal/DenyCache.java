@@ -5,6 +5,7 @@ import dev.tollgate.PolicyResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -25,22 +26,33 @@ public final class DenyCache {
     private record Entry(long untilNanos, long atNanos, PolicyResult result) {
     }
 
+    /** How often, at most, a full cache is swept for expired refusals. */
+    static final long SWEEP_EVERY_NANOS = 100_000_000L;
+
     private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final AtomicLong nextSweep;
     private final int max;
     private final LongSupplier nanoTime;
 
     public DenyCache(int max, LongSupplier nanoTime) {
         this.max = max;
         this.nanoTime = nanoTime;
+        this.nextSweep = new AtomicLong(nanoTime.getAsLong());
     }
 
     /** Remembers a refusal by a policy of a client, for as long as Redis said. */
     public void remember(String key, PolicyResult result) {
         long now = nanoTime.getAsLong();
         if (entries.size() >= max) {
+            // A sweep walks the whole map: one thread at a time and at most every 100 ms, so a
+            // flood from more refused clients than the cache holds cannot make every request pay it.
+            long due = nextSweep.get();
+            if (now - due < 0 || !nextSweep.compareAndSet(due, now + SWEEP_EVERY_NANOS)) {
+                return; // full of live refusals: the next ones simply ask Redis
+            }
             entries.values().removeIf(e -> e.untilNanos - now <= 0);
             if (entries.size() >= max) {
-                return; // full of live refusals: the next ones simply ask Redis
+                return;
             }
         }
         entries.put(key, new Entry(now + result.retryAfterMicros() * 1000L, now, result));
