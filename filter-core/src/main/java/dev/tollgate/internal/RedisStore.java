@@ -213,23 +213,37 @@ public final class RedisStore implements BucketStore {
         if (cached != null) {
             return cached;
         }
-        boolean log = r.algorithm() == Algorithm.SLIDING_LOG;
-        List<byte[]> a = new ArrayList<>(4 + 3 * r.limits().size());
-        a.add(bytes(r.enforcing() ? "1" : "0"));
-        a.add(bytes(log ? "l" : "b"));
-        a.add(bytes(Long.toString(r.cost())));
-        a.add(bytes(Integer.toString(r.limits().size())));
-        for (Limit l : r.limits()) {
-            a.add(bytes(Long.toString(l.capacity())));
-            a.add(bytes(Long.toString(log ? l.windowMicros() : l.refillPeriodMicros())));
-            a.add(bytes(log ? "1" : Long.toString(l.refillTokens())));
+        List<String> text = bucketArguments(r);
+        byte[][] a = new byte[text.size()][];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = bytes(text.get(i));
         }
-        byte[][] made = a.toArray(new byte[0][]);
+        byte[][] made = a;
         if (shapes.size() > 10_000) {
             shapes.clear(); // shapes come from the configuration: this bound is only a guard
         }
         shapes.put(key, made);
         return made;
+    }
+
+    /**
+     * The arguments of one bucket as the script reads them after ARGV[1] and ARGV[2]: enforcing,
+     * algorithm, cost, number of limits, then a triple per limit. Public for tools that call the
+     * script themselves (the benchmarks' {@code redis-benchmark} run).
+     */
+    public static List<String> bucketArguments(BucketRequest r) {
+        boolean log = r.algorithm() == Algorithm.SLIDING_LOG;
+        List<String> a = new ArrayList<>(4 + 3 * r.limits().size());
+        a.add(r.enforcing() ? "1" : "0");
+        a.add(log ? "l" : "b");
+        a.add(Long.toString(r.cost()));
+        a.add(Integer.toString(r.limits().size()));
+        for (Limit l : r.limits()) {
+            a.add(Long.toString(l.capacity()));
+            a.add(Long.toString(log ? l.windowMicros() : l.refillPeriodMicros()));
+            a.add(log ? "1" : Long.toString(l.refillTokens()));
+        }
+        return a;
     }
 
     private static byte[] bytes(String s) {

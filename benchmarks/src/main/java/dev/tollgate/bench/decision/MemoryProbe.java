@@ -74,6 +74,15 @@ final class MemoryProbe {
         tollgate(KEY, 1);
         tollgate(SHORT_KEY, 1);
         singles.add(single("Tollgate (GCRA, one integer)"));
+        // tollgate.redis.key-format=compact: the client and the policy as short digests
+        for (String prefix : List.of("tollgate:", "t:")) {
+            String compact = BucketKeys.compactKey(prefix, "default", BucketKeys.client("ip=203.0.113.7"), false);
+            tollgate(compact, 1);
+            tollgate(SHORT_KEY, 1);
+            singles.add(new Single("Tollgate, key format `compact`, prefix `" + prefix + "` (key `" + compact + "`)",
+                    jedis.memoryUsage(compact), jedis.memoryUsage(SHORT_KEY), jedis.pttl(compact), shown(compact)));
+            jedis.del(compact, SHORT_KEY);
+        }
         article(KEY);
         article(SHORT_KEY);
         singles.add(single("article's script (hash tokens/ts)"));
@@ -82,6 +91,8 @@ final class MemoryProbe {
         singles.add(single("Bucket4j Jedis (serialized state)"));
 
         bulks.add(bulk("Tollgate", i -> tollgate("tollgate:{ip=" + Clients.address(i) + "}:default", Clients.CAPACITY)));
+        bulks.add(bulk("Tollgate, key format `compact`, prefix `t:`", i -> tollgate(
+                BucketKeys.compactKey("t:", "default", BucketKeys.client("ip=" + Clients.address(i)), false), Clients.CAPACITY)));
         bulks.add(bulk("article's script", i -> article("article:{ip=" + Clients.address(i) + "}")));
         bulks.add(bulk("Bucket4j Jedis", i -> bucket4j("bucket4j:{ip=" + Clients.address(i) + "}", Clients.CAPACITY)));
 
