@@ -82,6 +82,11 @@ public final class Clients {
      * by IP; over Redis when {@code redis} is true, else in memory.
      */
     public static TollgateConfig config(boolean redis) {
+        return config(redis, true);
+    }
+
+    /** As {@link #config(boolean)}, with auto-pipelining on or off. */
+    public static TollgateConfig config(boolean redis, boolean pipelining) {
         Map<String, String> values = new HashMap<>();
         values.put("tollgate.policy.default.limits", LIMIT);
         values.put("tollgate.policy.default.key", "ip");
@@ -90,6 +95,7 @@ public final class Clients {
             values.put("tollgate.redis.uri", "redis://127.0.0.1:" + port());
             values.put("tollgate.redis.pool-size", Integer.toString(poolSize()));
             values.put("tollgate.redis.timeout", timeout().toMillis() + "ms");
+            values.put("tollgate.redis.auto-pipelining", Boolean.toString(pipelining));
         }
         return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("benchmark", values)),
                 Clients.class.getClassLoader());
@@ -97,6 +103,11 @@ public final class Clients {
 
     public static RateLimiter limiter(boolean redis) {
         return RateLimiter.create(config(redis));
+    }
+
+    /** Tollgate over Redis with every call on a connection of its own, as before auto-pipelining. */
+    public static RateLimiter unpipelinedLimiter() {
+        return RateLimiter.create(config(true, false));
     }
 
     /** The client address of key number {@code i}: 10.x.y.z, distinct for i below 2^24. */

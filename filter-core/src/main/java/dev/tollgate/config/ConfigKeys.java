@@ -18,6 +18,7 @@ public final class ConfigKeys {
     public static final String REDIS_TIMEOUT = "tollgate.redis.timeout";
     public static final String REDIS_FAILURE_MODE = "tollgate.redis.failure-mode";
     public static final String REDIS_POOL_SIZE = "tollgate.redis.pool-size";
+    public static final String REDIS_AUTO_PIPELINING = "tollgate.redis.auto-pipelining";
     public static final String REDIS_KEY_PREFIX = "tollgate.redis.key-prefix";
     public static final String REDIS_KEY_FORMAT = "tollgate.redis.key-format";
     public static final String REDIS_CLUSTER = "tollgate.redis.cluster";
@@ -82,6 +83,8 @@ public final class ConfigKeys {
             new Key(REDIS_CIRCUIT_FAILURES, "3", "consecutive Redis failures that open the circuit (stop calling Redis)"),
             new Key(REDIS_CIRCUIT_OPEN_FOR, "1s", "how long the circuit stays open before one request probes Redis (again after each failed probe)"),
             new Key(REDIS_POOL_SIZE, "16", "most connections per Redis server"),
+            new Key(REDIS_AUTO_PIPELINING, "true", "send concurrent decisions together, pipelined on shared connections"
+                    + " (standalone and Sentinel; a Cluster call always goes alone); `false`: one connection per call"),
             new Key(REDIS_KEY_PREFIX, "tollgate:", "prefix of every Redis key"),
             new Key(REDIS_KEY_FORMAT, "readable", "`readable` (`tollgate:{ip=203.0.113.7}:api`) or `compact` (hashed client and"
                     + " policy: 56 bytes per one-limit bucket with a prefix of at most two characters, instead of 88)"),

@@ -19,10 +19,11 @@ import java.util.List;
  * @param poolSize      most connections per server
  * @param circuitFailures consecutive failures that open the circuit
  * @param circuitOpenFor  how long the circuit stays open before a probe, the first time
+ * @param autoPipelining  whether concurrent calls are pipelined on shared connections (not in a cluster)
  */
 public record RedisSettings(Topology topology, List<String> nodes, String masterName, boolean tls, String user,
                             String password, int database, Duration timeout, int poolSize, int circuitFailures,
-                            Duration circuitOpenFor) {
+                            Duration circuitOpenFor, boolean autoPipelining) {
 
     /** Where the data lives. */
     public enum Topology {
@@ -36,7 +37,7 @@ public record RedisSettings(Topology topology, List<String> nodes, String master
     /** A standalone Redis with default circuit settings, for tests and programmatic use. */
     public static RedisSettings standalone(String host, int port, Duration timeout) {
         return new RedisSettings(Topology.STANDALONE, List.of(hostPort(host, port)), null, false, null, null, 0,
-                timeout, 16, 3, Duration.ofSeconds(1));
+                timeout, 16, 3, Duration.ofSeconds(1), true);
     }
 
     static String hostPort(String host, int port) {
@@ -60,6 +61,6 @@ public record RedisSettings(Topology topology, List<String> nodes, String master
 
     @Override
     public String toString() {
-        return "RedisSettings[" + describe() + ", timeout=" + timeout + ", poolSize=" + poolSize + "]";
+        return "RedisSettings[" + describe() + ", timeout=" + timeout + ", poolSize=" + poolSize + ", autoPipelining=" + autoPipelining + "]";
     }
 }

@@ -282,6 +282,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             Duration openFor = parse(ConfigKeys.REDIS_CIRCUIT_OPEN_FOR, Duration.ofSeconds(1),
                     "from 10ms to 5min: " + Durations.SYNTAX, v -> durationIn(v, Duration.ofMillis(10), Duration.ofMinutes(5)));
             boolean tls = parse(ConfigKeys.REDIS_TLS, false, "'true' or 'false'", TollgateConfig::bool);
+            boolean pipelining = parse(ConfigKeys.REDIS_AUTO_PIPELINING, true, "'true' or 'false'", TollgateConfig::bool);
             String user = parse(ConfigKeys.REDIS_USER, null, OPAQUE, TollgateConfig::opaque);
             String password = lookup.get(ConfigKeys.REDIS_PASSWORD).map(v -> {
                 ConfigValue hidden = new ConfigValue(v.key(), "****", v.source()); // never the password itself
@@ -307,12 +308,12 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                     return null;
                 }
                 return new RedisSettings(s.topology(), s.nodes(), null, s.tls(), user != null ? user : s.user(),
-                        password != null ? password : s.password(), s.database(), timeout, pool, failures, openFor);
+                        password != null ? password : s.password(), s.database(), timeout, pool, failures, openFor, pipelining);
             }
             if (cluster.isPresent()) {
                 List<String> nodes = parse(cluster.get(), null, NODES, TollgateConfig::nodes);
                 return nodes == null ? null : new RedisSettings(RedisSettings.Topology.CLUSTER, nodes, null, tls, user,
-                        password, 0, timeout, pool, failures, openFor);
+                        password, 0, timeout, pool, failures, openFor, pipelining);
             }
             if (master.isPresent() || sentinels.isPresent()) {
                 if (master.isEmpty()) {
@@ -328,7 +329,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                 List<String> nodes = parse(sentinels.get(), null, NODES, TollgateConfig::nodes);
                 String masterName = parse(master.get(), null, OPAQUE, TollgateConfig::opaque);
                 return nodes == null || masterName == null ? null : new RedisSettings(RedisSettings.Topology.SENTINEL, nodes,
-                        masterName, tls, user, password, 0, timeout, pool, failures, openFor);
+                        masterName, tls, user, password, 0, timeout, pool, failures, openFor, pipelining);
             }
             return null;
         }
@@ -588,7 +589,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             throw new IllegalArgumentException("it must not have a query or fragment");
         }
         return new RedisSettings(RedisSettings.Topology.STANDALONE, List.of(RedisSettings.hostPort(host, port)), null,
-                scheme.equals("rediss"), user, password, db, timeout, poolSize, circuitFailures, circuitOpenFor);
+                scheme.equals("rediss"), user, password, db, timeout, poolSize, circuitFailures, circuitOpenFor, true);
     }
 
     /**

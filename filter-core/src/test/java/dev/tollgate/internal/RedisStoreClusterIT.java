@@ -27,7 +27,7 @@ class RedisStoreClusterIT {
     void theBucketScriptRunsOnTheClusterAndAfterAFailover() {
         try (RedisCluster cluster = RedisCluster.start()) {
             RedisSettings settings = new RedisSettings(RedisSettings.Topology.CLUSTER, cluster.seeds(), null, false, null, null, 0,
-                    Duration.ofSeconds(2), 8, 3, Duration.ofSeconds(1));
+                    Duration.ofSeconds(2), 8, 3, Duration.ofSeconds(1), false);
             try (RedisStore store = new RedisStore(JedisPort.create(settings))) {
                 String key = BucketKeys.key("tollgate:", "api", BucketKeys.client("ip=203.0.113.7"));
                 store.load(key);
@@ -50,7 +50,7 @@ class RedisStoreClusterIT {
     void policiesWhoseKeysLiveOnDifferentMastersAreStillAllOrNothing() {
         try (RedisCluster cluster = RedisCluster.start()) {
             RedisSettings settings = new RedisSettings(RedisSettings.Topology.CLUSTER, cluster.seeds(), null, false, null, null, 0,
-                    Duration.ofSeconds(2), 8, 3, Duration.ofSeconds(1));
+                    Duration.ofSeconds(2), 8, 3, Duration.ofSeconds(1), false);
             try (RedisStore store = new RedisStore(JedisPort.create(settings))) {
                 String byAddress = BucketKeys.key("tollgate:", "api", BucketKeys.client("ip=203.0.113.7"));
                 String byUser = null;

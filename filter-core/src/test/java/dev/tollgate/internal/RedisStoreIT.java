@@ -103,4 +103,49 @@ class RedisStoreIT extends BucketStoreContract {
             assertTrue(pttl > 59_000 && pttl <= 60_000, "it expires when its newest entry leaves the longest window: " + pttl);
         }
     }
+
+    /**
+     * 32 threads at once, with and without auto-pipelining: a shared bucket admits exactly its
+     * burst, and each thread's own bucket counts down exactly as that thread asked, so no reply
+     * went to the wrong caller. The clock stands still, so no token comes back meanwhile.
+     */
+    @Test
+    void concurrentCallsAreExactAndEachCallerGetsItsOwnReply(RedisEndpoint redis) throws Exception {
+        for (boolean pipelining : List.of(true, false)) {
+            RedisSettings base = settings(redis);
+            RedisSettings s = new RedisSettings(base.topology(), base.nodes(), null, false, null, null, 0, base.timeout(),
+                    8, 3, Duration.ofSeconds(1), pipelining);
+            long now = 1_000_000_000_000L;
+            try (RedisStore store = new RedisStore(JedisPort.create(s), () -> now)) {
+                String shared = key("concurrent-shared-" + pipelining);
+                int threads = 32;
+                int each = 25;
+                java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+                java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+                List<java.util.concurrent.Future<Integer>> results = new java.util.ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    String own = key("concurrent-own-" + pipelining + "-" + t);
+                    results.add(pool.submit(() -> {
+                        start.await();
+                        int admittedShared = 0;
+                        for (int i = 0; i < each; i++) {
+                            long[] mine = store.acquire(List.of(new BucketRequest(own, Limit.parse("10/min"), 1, true)));
+                            assertEquals(Math.max(0, 9 - i), mine[0], "remaining in this thread's own bucket, call " + i);
+                            assertEquals(i < 10, admitted(mine), "call " + i);
+                            admittedShared += admitted(store.acquire(List.of(
+                                    new BucketRequest(shared, Limit.parse("100/min"), 1, true)))) ? 1 : 0;
+                        }
+                        return admittedShared;
+                    }));
+                }
+                start.countDown();
+                int total = 0;
+                for (java.util.concurrent.Future<Integer> f : results) {
+                    total += f.get();
+                }
+                pool.shutdown();
+                assertEquals(100, total, "the shared bucket admitted exactly its burst (pipelining " + pipelining + ")");
+            }
+        }
+    }
 }

@@ -36,6 +36,7 @@ final class Contenders implements AutoCloseable {
     private final RedisClient b4jClient = Clients.redisClient("bench-bucket4j");
     private final RedisClient articleClient = Clients.redisClient("bench-article");
     private final RateLimiter limiter = Clients.limiter(true);
+    private final RateLimiter unpipelined = Clients.unpipelinedLimiter();
     private final RateLimiter local = Clients.limiter(false);
     private final RedisStore store = new RedisStore(JedisPort.standalone(Clients.config(true).redis()));
     private final String trivial = floor.scriptLoad("return 1");
@@ -80,6 +81,11 @@ final class Contenders implements AutoCloseable {
                 fallbacks.increment();
             }
         });
+        m.put("tollgateUnpipelined", k -> {
+            if (unpipelined.check(views[k]).source() != Decision.Source.REDIS) {
+                fallbacks.increment();
+            }
+        });
         m.put("tollgateStore", k -> store.acquire(requests[k]));
         m.put("bucket4j", k -> buckets[k].tryConsume(1));
         m.put("article", k -> articleClient.eval(article, articleKeys[k], List.of(Long.toString(Clients.CAPACITY),
@@ -91,6 +97,7 @@ final class Contenders implements AutoCloseable {
     @Override
     public void close() {
         limiter.close();
+        unpipelined.close();
         local.close();
         store.close();
         floor.close();

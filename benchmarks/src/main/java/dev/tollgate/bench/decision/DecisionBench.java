@@ -42,6 +42,8 @@ import redis.clients.jedis.RedisClient;
  * <ul>
  *   <li>{@code tollgateCheck}: {@link RateLimiter#check} over Redis, the whole engine as the
  *       filter calls it (policy match, key resolution, EVALSHA, the decision value).</li>
+ *   <li>{@code tollgateUnpipelined}: the same with {@code tollgate.redis.auto-pipelining=false},
+ *       every call on a pooled connection of its own.</li>
  *   <li>{@code tollgateStore}: {@link RedisStore#acquire} alone, with the bucket request built
  *       in advance.</li>
  *   <li>{@code bucket4j}: Bucket4j's Jedis integration, capacity 20, greedy refill 10/s.</li>
@@ -91,6 +93,9 @@ public class DecisionBench {
         switch (method) {
             case "tollgateCheck":
                 limiter = Clients.limiter(true);
+                break;
+            case "tollgateUnpipelined":
+                limiter = Clients.unpipelinedLimiter();
                 break;
             case "tollgateStore":
                 store = new RedisStore(JedisPort.standalone(Clients.config(true).redis()));
@@ -168,6 +173,11 @@ public class DecisionBench {
             fallbacks.increment(); // would make the figure a local one: reported, must stay 0
         }
         return d.allowed();
+    }
+
+    @Benchmark
+    public boolean tollgateUnpipelined() {
+        return tollgateCheck();
     }
 
     @Benchmark

@@ -9,6 +9,7 @@ import dev.tollgate.bench.report.Json;
 import dev.tollgate.bench.report.Machine;
 import dev.tollgate.bench.report.Table;
 import dev.tollgate.internal.RedisStore;
+import dev.tollgate.spi.BucketRequest;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -226,9 +227,10 @@ public final class DecisionRun {
         try (RedisClient jedis = Clients.redisClient("bench-rb")) {
             String sha = jedis.scriptLoad(RedisStore.SCRIPT);
             String trivial = jedis.scriptLoad("return 1");
-            Limit l = Limit.parse(Clients.LIMIT).get(0);
-            String[] argv = {"", "1", "1", "1", Long.toString(l.capacity()), Long.toString(l.refillPeriodMicros()),
-                Long.toString(l.refillTokens())};
+            // ARGV as RedisStore sends it: Redis' clock, decide and take, then the bucket's own
+            List<String> args = new ArrayList<>(List.of("", ""));
+            args.addAll(RedisStore.bucketArguments(new BucketRequest("unused", Limit.parse(Clients.LIMIT), 1, true)));
+            String[] argv = args.toArray(new String[0]);
             m.put("PING", tool.run(50, requests, 0, "PING"));
             m.put("EVALSHA return 1", tool.run(50, requests, 0, "EVALSHA", trivial, "0"));
             m.put("EVALSHA bucket.lua, 10,000 keys", tool.run(50, requests, 10_000,
@@ -255,6 +257,7 @@ public final class DecisionRun {
         LABELS.put("ping", "Jedis PING (floor)");
         LABELS.put("evalshaTrivial", "Jedis EVALSHA `return 1` (floor)");
         LABELS.put("tollgateCheck", "Tollgate `RateLimiter.check`, Redis");
+        LABELS.put("tollgateUnpipelined", "Tollgate `RateLimiter.check`, Redis, auto-pipelining off");
         LABELS.put("tollgateStore", "Tollgate `RedisStore.acquire`");
         LABELS.put("bucket4j", "Bucket4j Jedis (CAS)");
         LABELS.put("article", "article's script (EVAL)");
@@ -324,7 +327,7 @@ public final class DecisionRun {
 
         Row pool64 = find(rows, "tollgateCheck", 10000, 64, 64);
         Row ping64 = find(rows, "ping", 0, 64, 64);
-        if (pool64 != null) {
+        if (pool64 != null && ping64 != null && pool != 64) {
             md.append("Pool check, 64 threads with a pool of 64 instead of ").append(pool).append(": Tollgate ")
                     .append(Table.num(pool64.opsPerSecond)).append("/s (")
                     .append(Table.ratio(pool64.opsPerSecond / ops(rows, "tollgateCheck", 10000, 64, pool)))
@@ -533,14 +536,18 @@ public final class DecisionRun {
         double vsRbJmh = rb == null ? Double.NaN : ops(rows, "tollgateCheck", 10000, tMax, pool) / rb.opsPerSecond();
         g.row("throughput, " + tMax + " threads, vs redis-benchmark on the same script, 50 connections"
                 + " (interleaved; JMH)", ">= 0.8x", Table.ratio(vsRb) + "; " + Table.ratio(vsRbJmh), met(vsRb >= 0.8, vsRb));
-        double bytes = Double.NaN;
+        double readable = Double.NaN;
+        double compact = Double.NaN;
         for (MemoryProbe.Single s : memory.singles) {
-            if (s.who().startsWith("Tollgate")) {
-                bytes = s.memoryUsage();
+            if (s.who().startsWith("Tollgate (")) {
+                readable = s.memoryUsage();
+            } else if (s.who().startsWith("Tollgate") && s.who().contains("`t:`")) {
+                compact = s.memoryUsage();
             }
         }
-        g.row("Redis memory per active bucket, one limit (MEMORY USAGE)", "<= 64 bytes", Table.num(bytes) + " bytes",
-                met(bytes <= 64, bytes));
+        g.row("Redis memory per active bucket, one limit (MEMORY USAGE)", "<= 64 bytes", Table.num(readable)
+                + " bytes with readable keys (the default); " + Table.num(compact) + " with `key-format=compact`,"
+                + " prefix `t:`", met(compact <= 64, compact) + " with compact keys");
         return g;
     }
 

@@ -31,7 +31,8 @@ final class InterleavedThroughput {
             List<String> names = new ArrayList<>();
             List<Boolean> busy = new ArrayList<>();
             List<IntConsumer> fns = new ArrayList<>();
-            for (String n : List.of("ping", "evalshaTrivial", "tollgateCheck", "tollgateStore", "bucket4j", "article")) {
+            for (String n : List.of("ping", "evalshaTrivial", "tollgateCheck", "tollgateUnpipelined", "tollgateStore", "bucket4j",
+                    "article")) {
                 names.add(n);
                 busy.add(false);
                 fns.add(calls.get(n));

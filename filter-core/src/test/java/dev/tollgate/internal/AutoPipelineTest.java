@@ -1,0 +1,213 @@
+package dev.tollgate.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The batching of concurrent calls, with an exchange the test drives: it records each batch and
+ * can hold one on the wire until the test releases it. No test asserts on time; the timeout on
+ * the class only turns a hang into a failure.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class AutoPipelineTest {
+
+    static final long LONG = TimeUnit.SECONDS.toNanos(30);
+
+    /** Answers each command with what {@code answer} makes of it; can hold the next batch. */
+    static final class Wire implements AutoPipeline.Exchange<String> {
+        final List<List<String>> batches = Collections.synchronizedList(new ArrayList<>());
+        final Function<String, Object> answer;
+        volatile CountDownLatch sent = new CountDownLatch(1);
+        volatile CountDownLatch hold;
+
+        Wire(Function<String, Object> answer) {
+            this.answer = answer;
+        }
+
+        @Override
+        public List<Object> send(List<String> commands) {
+            batches.add(List.copyOf(commands));
+            sent.countDown();
+            CountDownLatch h = hold;
+            if (h != null) {
+                try {
+                    h.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            List<Object> out = new ArrayList<>();
+            for (String c : commands) {
+                Object a = answer.apply(c);
+                if (a instanceof RuntimeException e && e.getMessage().equals("whole batch")) {
+                    throw e;
+                }
+                out.add(a);
+            }
+            return out;
+        }
+    }
+
+    final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stop() {
+        threads.shutdownNow();
+    }
+
+    /** Waits until n commands are queued behind the batch on the wire. */
+    static void awaitQueued(AutoPipeline<?> p, int n) throws InterruptedException {
+        while (p.queued() < n) {
+            Thread.sleep(1);
+        }
+    }
+
+    @Test
+    void aCallerAloneSendsItsCommandAtOnceOnItsOwnThread() {
+        List<Thread> senders = new ArrayList<>();
+        AutoPipeline<String> p = new AutoPipeline<>(4, 128, commands -> {
+            senders.add(Thread.currentThread());
+            return List.of("re:" + commands.get(0));
+        }, System::nanoTime);
+        assertEquals("re:a", p.call("a", LONG));
+        assertEquals("re:b", p.call("b", LONG));
+        assertEquals(List.of(Thread.currentThread(), Thread.currentThread()), senders);
+        assertEquals(0, p.queued());
+    }
+
+    @Test
+    void callsThatQueueDuringARoundTripLeaveTogetherOnTheNextAndEachGetsItsOwnReply() throws Exception {
+        Wire wire = new Wire(c -> "re:" + c);
+        CountDownLatch hold = new CountDownLatch(1);
+        wire.hold = hold;
+        AutoPipeline<String> p = new AutoPipeline<>(1, 128, wire, System::nanoTime);
+        Future<Object> first = threads.submit(() -> p.call("first", LONG));
+        wire.sent.await();
+        List<Future<Object>> later = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            String c = "c" + i;
+            later.add(threads.submit(() -> p.call(c, LONG)));
+        }
+        awaitQueued(p, 10);
+        wire.hold = null;
+        hold.countDown(); // the first batch is answered; its leader hands the lead on
+        assertEquals("re:first", first.get());
+        for (int i = 0; i < 10; i++) {
+            assertEquals("re:c" + i, later.get(i).get(), "each caller gets the reply to its own command");
+        }
+        assertEquals(2, wire.batches.size(), "ten calls, one write: " + wire.batches);
+        assertEquals(List.of("first"), wire.batches.get(0));
+        assertEquals(10, wire.batches.get(1).size());
+    }
+
+    @Test
+    void aCommandsOwnErrorGoesToItsCallerAndABatchFailureToEveryCallerInIt() throws Exception {
+        RuntimeException noScript = new IllegalStateException("NOSCRIPT");
+        RuntimeException down = new IllegalStateException("whole batch");
+        Wire wire = new Wire(c -> c.equals("bad") ? noScript : c.startsWith("down") ? down : "ok");
+        AutoPipeline<String> p = new AutoPipeline<>(2, 128, wire, System::nanoTime);
+        assertSame(noScript, assertThrows(IllegalStateException.class, () -> p.call("bad", LONG)));
+        assertEquals("ok", p.call("good", LONG), "the next call is unaffected");
+        assertSame(down, assertThrows(IllegalStateException.class, () -> p.call("down", LONG)));
+        assertEquals("ok", p.call("good", LONG));
+    }
+
+    @Test
+    void aQueuedCommandPastItsDeadlineIsWithdrawnAndNeverSent() throws Exception {
+        Wire wire = new Wire(c -> "re:" + c);
+        CountDownLatch hold = new CountDownLatch(1);
+        wire.hold = hold;
+        AutoPipeline<String> p = new AutoPipeline<>(1, 128, wire, System::nanoTime);
+        Future<Object> first = threads.submit(() -> p.call("first", LONG));
+        wire.sent.await();
+        assertThrows(RedisPort.BusyException.class, () -> p.call("late", 0),
+                "the only lead is busy and the caller cannot wait: this node is congested");
+        assertEquals(0, p.queued(), "the withdrawn command left the queue");
+        wire.hold = null;
+        hold.countDown();
+        assertEquals("re:first", first.get());
+        assertEquals("re:next", p.call("next", LONG));
+        for (List<String> b : wire.batches) {
+            assertFalse(b.contains("late"), "never sent: " + wire.batches);
+        }
+    }
+
+    @Test
+    void aSentCommandStillUnansweredAtItsDeadlineFailsAsATimeout() throws Exception {
+        Wire wire = new Wire(c -> "re:" + c);
+        CountDownLatch firstHold = new CountDownLatch(1);
+        wire.hold = firstHold;
+        AutoPipeline<String> p = new AutoPipeline<>(1, 128, wire, System::nanoTime);
+        Future<Object> first = threads.submit(() -> p.call("first", LONG));
+        wire.sent.await();
+        Future<Object> second = threads.submit(() -> p.call("second", LONG));
+        CompletableFuture<Object> third = new CompletableFuture<>();
+        threads.submit(() -> {
+            try {
+                third.complete(p.call("third", TimeUnit.MILLISECONDS.toNanos(200)));
+            } catch (RuntimeException e) {
+                third.completeExceptionally(e);
+            }
+        });
+        awaitQueued(p, 2);
+        // the second batch, [second, third], stays on the wire until third has given up
+        CountDownLatch secondHold = new CountDownLatch(1);
+        wire.sent = new CountDownLatch(1);
+        wire.hold = secondHold;
+        firstHold.countDown();
+        assertEquals("re:first", first.get());
+        wire.sent.await();
+        assertEquals(List.of("second", "third"), wire.batches.get(1));
+        Exception e = assertThrows(Exception.class, third::get);
+        assertTrue(e.getCause() instanceof AutoPipeline.TimeoutException, String.valueOf(e.getCause()));
+        secondHold.countDown();
+        assertEquals("re:second", second.get(), "the others of the batch are answered as usual");
+    }
+
+    @Test
+    void manyThreadsEachGetTheirOwnRepliesAndNothingIsLost() throws Exception {
+        Wire wire = new Wire(c -> "re:" + c);
+        AutoPipeline<String> p = new AutoPipeline<>(3, 16, wire, System::nanoTime);
+        int callers = 16;
+        int each = 2_000;
+        List<Future<Integer>> done = new ArrayList<>();
+        for (int t = 0; t < callers; t++) {
+            int id = t;
+            done.add(threads.submit(() -> {
+                int right = 0;
+                for (int i = 0; i < each; i++) {
+                    String c = id + ":" + i;
+                    right += p.call(c, LONG).equals("re:" + c) ? 1 : 0;
+                }
+                return right;
+            }));
+        }
+        for (Future<Integer> f : done) {
+            assertEquals(each, f.get());
+        }
+        int sent = 0;
+        for (List<String> b : wire.batches) {
+            assertTrue(b.size() <= 16, "a batch never exceeds its bound: " + b.size());
+            sent += b.size();
+        }
+        assertEquals(callers * each, sent, "every command was sent exactly once");
+        assertEquals(0, p.queued());
+    }
+}
