@@ -160,9 +160,13 @@ public final class LocalStore implements BucketStore {
         }
     }
 
+    /**
+     * The stripe of a key, from the top bits of a multiplicative hash. Not from the low bits: each
+     * stripe's HashMap indexes its table by the low bits of the same hash, and if the stripe had
+     * already fixed them, every key of a stripe would crowd into 1/64 of its table's buckets.
+     */
     private static int stripeOf(String key) {
-        int h = key.hashCode();
-        return (h ^ (h >>> 16)) & (STRIPES - 1);
+        return (key.hashCode() * 0x9E3779B9) >>> (Integer.SIZE - Integer.numberOfTrailingZeros(STRIPES));
     }
 
     private void lockAll(long mask) {

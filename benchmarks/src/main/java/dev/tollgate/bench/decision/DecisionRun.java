@@ -237,10 +237,24 @@ public final class DecisionRun {
                     concat(new String[] {"EVALSHA", sha, "1", "tollgate:{ip=__rand_int__}:default"}, argv)));
             m.put("EVALSHA bucket.lua, 1 busy key", tool.run(50, requests, 0,
                     concat(new String[] {"EVALSHA", sha, "1", "tollgate:{ip=192.0.2.1}:default"}, argv)));
+            // The latency floor of any script that keeps state: one connection, one command at a
+            // time, from C. "TIME, GET, SET" does only the Redis calls bucket.lua makes, no arithmetic.
+            String stateful = jedis.scriptLoad("local t = redis.call('TIME') local v = redis.call('GET', KEYS[1])"
+                    + " redis.call('SET', KEYS[1], t[1], 'PX', 100) return {0, 0, 0, 0, 0}");
+            int one = Math.max(5_000, requests / 10);
+            m.put(ONE + "PING", tool.run(1, one, 0, "PING"));
+            m.put(ONE + "EVALSHA `return 1`", tool.run(1, one, 0, "EVALSHA", trivial, "0"));
+            m.put(ONE + "EVALSHA of TIME, GET, SET (nothing else)", tool.run(1, one, 10_000,
+                    concat(new String[] {"EVALSHA", stateful, "1", "tollgate:{ip=__rand_int__}:default"}, argv)));
+            m.put(ONE + "EVALSHA bucket.lua", tool.run(1, one, 10_000,
+                    concat(new String[] {"EVALSHA", sha, "1", "tollgate:{ip=__rand_int__}:default"}, argv)));
             jedis.flushAll();
         }
         return m;
     }
+
+    /** The prefix of the one-connection runs in the redis-benchmark results. */
+    static final String ONE = "1 connection: ";
 
     private static String[] concat(String[] a, String[] b) {
         String[] c = new String[a.length + b.length];
@@ -405,8 +419,20 @@ public final class DecisionRun {
         // redis-benchmark
         if (!ceiling.isEmpty()) {
             Table rb = new Table("redis-benchmark, 50 connections", "requests/s");
-            ceiling.forEach((k, v) -> rb.row(k, Table.num(v.opsPerSecond())));
+            Table floor = new Table("redis-benchmark, 1 connection, 10,000 keys", "requests/s", "P50 µs", "P50 vs PING");
+            RedisBenchmarkTool.Result pingAlone = ceiling.get(ONE + "PING");
+            ceiling.forEach((k, v) -> {
+                if (k.startsWith(ONE)) {
+                    floor.row(k.substring(ONE.length()), Table.num(v.opsPerSecond()), Table.num(v.p50Micros()),
+                            pingAlone == null ? "-" : Table.ratio(v.p50Micros() / pingAlone.p50Micros()));
+                } else {
+                    rb.row(k, Table.num(v.opsPerSecond()));
+                }
+            });
             md.append("## Server-side ceiling\n\n").append(rb.markdown()).append('\n');
+            md.append("## The latency floor of a script with state\n\nOne command at a time from C: what any script"
+                    + " that reads Redis' clock, reads a key and writes it costs, against PING.\n\n")
+                    .append(floor.markdown()).append('\n');
         }
 
         // goals

@@ -50,7 +50,8 @@ final class RedisBenchmarkTool {
             String[] cells = line.split("\",\"");
             if (cells.length >= 2) {
                 try {
-                    return new Result(Double.parseDouble(cells[1].replace("\"", "")), line);
+                    double p50 = cells.length >= 5 ? Double.parseDouble(cells[4].replace("\"", "")) * 1000 : Double.NaN;
+                    return new Result(Double.parseDouble(cells[1].replace("\"", "")), p50, line);
                 } catch (NumberFormatException e) {
                     // try the next line
                 }
@@ -59,6 +60,7 @@ final class RedisBenchmarkTool {
         throw new IllegalStateException("redis-benchmark gave no figure for " + String.join(" ", command) + ":\n" + out);
     }
 
-    record Result(double opsPerSecond, String csv) {
+    /** Requests per second, and the median latency in µs. */
+    record Result(double opsPerSecond, double p50Micros, String csv) {
     }
 }
