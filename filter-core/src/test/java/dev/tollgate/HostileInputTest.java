@@ -99,14 +99,9 @@ class HostileInputTest {
                 TestRequest t = HostileRequests.next(h);
                 int n = i;
                 Supplier<String> where = () -> "seed " + seed + ", request " + n + " (" + HostileRequests.describe(t) + ")";
-                Decision d;
-                HttpAnswer a;
-                try {
-                    d = limiter.check(t);
-                    a = limiter.answer(d);
-                } catch (RuntimeException | Error e) {
-                    throw new AssertionError(where.get() + " threw", e);
-                }
+                HostileRequests.Answered answered = HostileRequests.checkAndAnswer(limiter, t, where);
+                Decision d = answered.decision();
+                HttpAnswer a = answered.answer();
                 HostileRequests.assertSafe(limiter, d, a, where);
                 decided += d.results().isEmpty() ? 0 : 1;
                 denied += d.verdict() == Decision.Verdict.DENY ? 1 : 0;

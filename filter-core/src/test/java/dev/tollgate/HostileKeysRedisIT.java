@@ -63,14 +63,9 @@ class HostileKeysRedisIT {
                 TestRequest t = HostileRequests.next(h);
                 int n = i;
                 Supplier<String> where = () -> "seed " + seed + ", request " + n + " (" + HostileRequests.describe(t) + ")";
-                Decision d;
-                HttpAnswer a;
-                try {
-                    d = limiter.check(t);
-                    a = limiter.answer(d);
-                } catch (RuntimeException | Error e) {
-                    throw new AssertionError(where.get() + " threw", e);
-                }
+                HostileRequests.Answered answered = HostileRequests.checkAndAnswer(limiter, t, where);
+                Decision d = answered.decision();
+                HttpAnswer a = answered.answer();
                 if (d.verdict() == Decision.Verdict.UNAVAILABLE || d.results().isEmpty()) {
                     fail(where.get() + ": no Redis decision (" + d.verdict() + "); only an error could do this here");
                 }

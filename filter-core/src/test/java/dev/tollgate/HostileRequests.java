@@ -80,6 +80,20 @@ final class HostileRequests {
         return t;
     }
 
+    /** A decision and the HTTP answer made of it. */
+    record Answered(Decision decision, HttpAnswer answer) {
+    }
+
+    /** Decides and answers a request; anything thrown fails the test, saying which request. */
+    static Answered checkAndAnswer(RateLimiter limiter, TestRequest t, Supplier<String> where) {
+        try {
+            Decision d = limiter.check(t);
+            return new Answered(d, limiter.answer(d));
+        } catch (RuntimeException | Error e) {
+            throw new AssertionError(where.get() + " threw", e);
+        }
+    }
+
     /** Checks one decision and its HTTP answer; returns the storage keys it names. */
     static List<String> assertSafe(RateLimiter limiter, Decision d, HttpAnswer a, Supplier<String> where) {
         String prefix = limiter.config().keyPrefix();

@@ -79,6 +79,27 @@ class AutoPipelineTest {
         }
     }
 
+    /** A pipeline with one lead whose first batch, ["first"], is held on the wire. */
+    final class Held {
+        final Wire wire = new Wire(c -> "re:" + c);
+        final CountDownLatch hold = new CountDownLatch(1);
+        final AutoPipeline<String> p = new AutoPipeline<>(1, 128, wire, System::nanoTime);
+        final Future<Object> first;
+
+        Held() throws InterruptedException {
+            wire.hold = hold;
+            first = threads.submit(() -> p.call("first", LONG));
+            wire.sent.await();
+        }
+
+        /** Lets the first batch be answered; the next batch is sent without holding, unless {@code next} holds it. */
+        void release(CountDownLatch next) {
+            wire.sent = new CountDownLatch(1);
+            wire.hold = next;
+            hold.countDown();
+        }
+    }
+
     @Test
     void aCallerAloneSendsItsCommandAtOnceOnItsOwnThread() {
         List<Thread> senders = new ArrayList<>();
@@ -94,27 +115,21 @@ class AutoPipelineTest {
 
     @Test
     void callsThatQueueDuringARoundTripLeaveTogetherOnTheNextAndEachGetsItsOwnReply() throws Exception {
-        Wire wire = new Wire(c -> "re:" + c);
-        CountDownLatch hold = new CountDownLatch(1);
-        wire.hold = hold;
-        AutoPipeline<String> p = new AutoPipeline<>(1, 128, wire, System::nanoTime);
-        Future<Object> first = threads.submit(() -> p.call("first", LONG));
-        wire.sent.await();
+        Held held = new Held();
         List<Future<Object>> later = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             String c = "c" + i;
-            later.add(threads.submit(() -> p.call(c, LONG)));
+            later.add(threads.submit(() -> held.p.call(c, LONG)));
         }
-        awaitQueued(p, 10);
-        wire.hold = null;
-        hold.countDown(); // the first batch is answered; its leader hands the lead on
-        assertEquals("re:first", first.get());
+        awaitQueued(held.p, 10);
+        held.release(null); // the first batch is answered; its leader hands the lead on
+        assertEquals("re:first", held.first.get());
         for (int i = 0; i < 10; i++) {
             assertEquals("re:c" + i, later.get(i).get(), "each caller gets the reply to its own command");
         }
-        assertEquals(2, wire.batches.size(), "ten calls, one write: " + wire.batches);
-        assertEquals(List.of("first"), wire.batches.get(0));
-        assertEquals(10, wire.batches.get(1).size());
+        assertEquals(2, held.wire.batches.size(), "ten calls, one write: " + held.wire.batches);
+        assertEquals(List.of("first"), held.wire.batches.get(0));
+        assertEquals(10, held.wire.batches.get(1).size());
     }
 
     @Test
@@ -131,50 +146,37 @@ class AutoPipelineTest {
 
     @Test
     void aQueuedCommandPastItsDeadlineIsWithdrawnAndNeverSent() throws Exception {
-        Wire wire = new Wire(c -> "re:" + c);
-        CountDownLatch hold = new CountDownLatch(1);
-        wire.hold = hold;
-        AutoPipeline<String> p = new AutoPipeline<>(1, 128, wire, System::nanoTime);
-        Future<Object> first = threads.submit(() -> p.call("first", LONG));
-        wire.sent.await();
-        assertThrows(RedisPort.BusyException.class, () -> p.call("late", 0),
+        Held held = new Held();
+        assertThrows(RedisPort.BusyException.class, () -> held.p.call("late", 0),
                 "the only lead is busy and the caller cannot wait: this node is congested");
-        assertEquals(0, p.queued(), "the withdrawn command left the queue");
-        wire.hold = null;
-        hold.countDown();
-        assertEquals("re:first", first.get());
-        assertEquals("re:next", p.call("next", LONG));
-        for (List<String> b : wire.batches) {
-            assertFalse(b.contains("late"), "never sent: " + wire.batches);
+        assertEquals(0, held.p.queued(), "the withdrawn command left the queue");
+        held.release(null);
+        assertEquals("re:first", held.first.get());
+        assertEquals("re:next", held.p.call("next", LONG));
+        for (List<String> b : held.wire.batches) {
+            assertFalse(b.contains("late"), "never sent: " + held.wire.batches);
         }
     }
 
     @Test
     void aSentCommandStillUnansweredAtItsDeadlineFailsAsATimeout() throws Exception {
-        Wire wire = new Wire(c -> "re:" + c);
-        CountDownLatch firstHold = new CountDownLatch(1);
-        wire.hold = firstHold;
-        AutoPipeline<String> p = new AutoPipeline<>(1, 128, wire, System::nanoTime);
-        Future<Object> first = threads.submit(() -> p.call("first", LONG));
-        wire.sent.await();
-        Future<Object> second = threads.submit(() -> p.call("second", LONG));
+        Held held = new Held();
+        Future<Object> second = threads.submit(() -> held.p.call("second", LONG));
         CompletableFuture<Object> third = new CompletableFuture<>();
         threads.submit(() -> {
             try {
-                third.complete(p.call("third", TimeUnit.MILLISECONDS.toNanos(200)));
+                third.complete(held.p.call("third", TimeUnit.MILLISECONDS.toNanos(200)));
             } catch (RuntimeException e) {
                 third.completeExceptionally(e);
             }
         });
-        awaitQueued(p, 2);
+        awaitQueued(held.p, 2);
         // the second batch, [second, third], stays on the wire until third has given up
         CountDownLatch secondHold = new CountDownLatch(1);
-        wire.sent = new CountDownLatch(1);
-        wire.hold = secondHold;
-        firstHold.countDown();
-        assertEquals("re:first", first.get());
-        wire.sent.await();
-        assertEquals(List.of("second", "third"), wire.batches.get(1));
+        held.release(secondHold);
+        assertEquals("re:first", held.first.get());
+        held.wire.sent.await();
+        assertEquals(List.of("second", "third"), held.wire.batches.get(1));
         Exception e = assertThrows(Exception.class, third::get);
         assertTrue(e.getCause() instanceof AutoPipeline.TimeoutException, String.valueOf(e.getCause()));
         secondHold.countDown();

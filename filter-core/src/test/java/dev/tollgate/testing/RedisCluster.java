@@ -542,34 +542,8 @@ public final class RedisCluster implements AutoCloseable {
         return reply;
     }
 
-    /**
-     * Polls {@code problem} (null: done; otherwise what is still missing) until done or
-     * {@code timeout}; then fails saying what it waited for, what was missing last, and the tail
-     * of every node's log.
-     */
     private void await(String what, Duration timeout, Supplier<String> problem) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String last = "not checked yet";
-        while (true) {
-            try {
-                last = problem.get();
-                if (last == null) {
-                    return;
-                }
-            } catch (RuntimeException e) {
-                last = e.toString();
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Redis Cluster: timed out after " + timeout.toMillis() + " ms waiting for "
-                        + what + "; last: " + last + logs());
-            }
-            try {
-                Thread.sleep(50); // polling another process's state, not timing a test
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + what, e);
-            }
-        }
+        Retry.await("Redis Cluster", what, timeout, problem, this::logs);
     }
 
     private String logs() {

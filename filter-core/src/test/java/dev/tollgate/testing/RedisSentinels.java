@@ -245,28 +245,7 @@ public final class RedisSentinels implements AutoCloseable {
     }
 
     private void await(String what, Duration timeout, Supplier<String> problem) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String last = "not checked yet";
-        while (true) {
-            try {
-                last = problem.get();
-                if (last == null) {
-                    return;
-                }
-            } catch (RuntimeException e) {
-                last = e.toString();
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Redis Sentinel: timed out after " + timeout.toMillis() + " ms waiting for "
-                        + what + "; last: " + last + logs());
-            }
-            try {
-                Thread.sleep(50); // polling other processes' state, not timing a test
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + what, e);
-            }
-        }
+        Retry.await("Redis Sentinel", what, timeout, problem, this::logs);
     }
 
     private String logs() {

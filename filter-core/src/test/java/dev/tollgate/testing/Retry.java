@@ -30,4 +30,34 @@ public final class Retry {
             }
         }
     }
+
+    /**
+     * Polls {@code problem} (null: done; otherwise what is still missing) every 50 ms until done or
+     * {@code timeout}; then fails saying what it waited for, what was missing last, and
+     * {@code context} (e.g. the tail of every process's log).
+     */
+    public static void await(String who, String what, Duration timeout, Supplier<String> problem, Supplier<String> context) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = "not checked yet";
+        while (true) {
+            try {
+                last = problem.get();
+                if (last == null) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                last = e.toString();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(who + ": timed out after " + timeout.toMillis() + " ms waiting for "
+                        + what + "; last: " + last + context.get());
+            }
+            try {
+                Thread.sleep(50); // polling other processes' state, not timing a test
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + what, e);
+            }
+        }
+    }
 }

@@ -59,14 +59,21 @@ public abstract class ServerContract {
         this.jaxrsApp = jaxrsApp;
     }
 
-    /** A subclass may add to what the operator sets for the main start, e.g. a system property. */
-    protected Launch configure(Launch launch) {
-        return launch;
+    /**
+     * Whether the operator of this server also passes {@code -Dtollgate.redis.key-prefix} (as in
+     * {@code JAVA_OPTS}) next to the environment variable for the same key, in the main start: then
+     * the system property must win.
+     */
+    protected boolean prefixAlsoAsSystemProperty() {
+        return false;
     }
 
-    /** The prefix Tollgate must use for its Redis keys in the main start, given what {@link #configure} set. */
+    /** The prefix passed as a system property in the main start; null when none is. */
+    private String systemPropertyKeyPrefix;
+
+    /** The prefix Tollgate must use for its Redis keys in the main start. */
     protected String expectedKeyPrefix() {
-        return envKeyPrefix;
+        return systemPropertyKeyPrefix != null ? systemPropertyKeyPrefix : envKeyPrefix;
     }
 
     /** The WARs of the main start; another WAR to test on this server goes here. */
@@ -84,7 +91,11 @@ public abstract class ServerContract {
                 .env("TOLLGATE_POLICY_PER_ROUTE_LIMITS", PER_ROUTE_LIMITS)
                 .env("TOLLGATE_POLICY_LOGIN_LIMITS", LOGIN_LIMITS);
         apps.subList(1, apps.size()).forEach(app -> launch.deploy(app.deployment()));
-        server = configure(launch).start();
+        if (prefixAlsoAsSystemProperty()) {
+            systemPropertyKeyPrefix = newKeyPrefix("sysprop");
+            launch.systemProperty("tollgate.redis.key-prefix", systemPropertyKeyPrefix);
+        }
+        server = launch.start();
         // The first request through each application (WildFly starts a filter only then); it takes a
         // token, which the nested classes give back by emptying the buckets before each test.
         for (App app : apps) {

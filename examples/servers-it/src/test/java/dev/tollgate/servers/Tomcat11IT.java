@@ -10,21 +10,13 @@ import org.junit.jupiter.api.Nested;
  */
 class Tomcat11IT extends TomcatContract {
 
-    private String systemPropertyPrefix;
-
     Tomcat11IT() {
         super(Servers.tomcat11());
     }
 
     @Override
-    protected Launch configure(Launch launch) {
-        systemPropertyPrefix = newKeyPrefix("sysprop");
-        return launch.systemProperty("tollgate.redis.key-prefix", systemPropertyPrefix);
-    }
-
-    @Override
-    protected String expectedKeyPrefix() {
-        return systemPropertyPrefix;
+    protected boolean prefixAlsoAsSystemProperty() {
+        return true;
     }
 
     @Nested

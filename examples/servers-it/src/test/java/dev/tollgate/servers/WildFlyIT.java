@@ -18,21 +18,13 @@ import org.junit.jupiter.api.Test;
  */
 class WildFlyIT extends ServerContract {
 
-    private String systemPropertyPrefix;
-
     WildFlyIT() {
         super(Servers.wildfly(), App.JAXRS_APP);
     }
 
     @Override
-    protected Launch configure(Launch launch) {
-        systemPropertyPrefix = newKeyPrefix("sysprop");
-        return launch.systemProperty("tollgate.redis.key-prefix", systemPropertyPrefix);
-    }
-
-    @Override
-    protected String expectedKeyPrefix() {
-        return systemPropertyPrefix;
+    protected boolean prefixAlsoAsSystemProperty() {
+        return true;
     }
 
     @Nested
