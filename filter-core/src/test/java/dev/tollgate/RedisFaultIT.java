@@ -41,9 +41,16 @@ class RedisFaultIT {
     record Sample(long startNanos, long nanos, Decision.Verdict verdict, Decision.Source source) {
     }
 
+    /**
+     * A limiter on {@code redis}, without the deny cache: the cache answers repeat refusals from
+     * memory with Redis as their source, even while Redis is down, so "decided by Redis" and "Redis
+     * decides again after N ms" would count answers that never reached it. OperatorViewIT shows an
+     * outage with the defaults, deny cache included.
+     */
     static RateLimiter limiter(RedisEndpoint redis, String failureMode, String limits) {
         TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
                 "tollgate.redis.uri", redis.uri(),
+                "tollgate.deny-cache", "false",
                 "tollgate.redis.timeout", TIMEOUT_MS + "ms",
                 "tollgate.redis.failure-mode", failureMode,
                 "tollgate.redis.circuit.open-for", "200ms",

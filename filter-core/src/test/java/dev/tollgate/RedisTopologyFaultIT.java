@@ -31,6 +31,7 @@ class RedisTopologyFaultIT {
         m.put("tollgate.redis.failure-mode", "local");
         m.put("tollgate.policy.default.limits", "50/s burst 50");
         m.put("tollgate.jmx", "false");
+        m.put("tollgate.deny-cache", "false"); // see RedisFaultIT.limiter
         return RateLimiter.create(TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null));
     }
 
