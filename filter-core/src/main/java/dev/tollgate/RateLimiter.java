@@ -320,6 +320,7 @@ public final class RateLimiter implements AutoCloseable {
             List<String> clients = new ArrayList<>(policies.size());
             List<List<Limit>> limits = new ArrayList<>(policies.size());
             boolean cache = c.denyCache() && fallback != null;
+            String[] cacheKeys = cache ? new String[policies.size()] : null; // bucket key and cost
             for (Policy p : policies) {
                 String client = BucketKeys.client(resolve(p, request));
                 List<Limit> set = p.limitsFor(plan);
@@ -329,7 +330,9 @@ public final class RateLimiter implements AutoCloseable {
                 String key = c.compactKeys() ? BucketKeys.compactKey(c.keyPrefix(), p.name(), client, cluster(c))
                         : BucketKeys.key(c.keyPrefix(), p.name(), client);
                 if (cache && p.mode() == Mode.ENFORCE) {
-                    PolicyResult known = denyCache.refused(key + '\u0000' + cost);
+                    String cacheKey = key + '\u0000' + cost;
+                    cacheKeys[calls.size()] = cacheKey;
+                    PolicyResult known = denyCache.refused(cacheKey);
                     if (known != null) {
                         metrics.denyCacheHit(p.name());
                         Decision d = new Decision(Decision.Verdict.DENY, List.of(known), known.retryAfterMicros(),
@@ -345,7 +348,7 @@ public final class RateLimiter implements AutoCloseable {
                 for (int i = 0; i < policies.size(); i++) {
                     PolicyResult r = d.results().get(i);
                     if (r.policy().mode() == Mode.ENFORCE && r.denied()) {
-                        denyCache.remember(calls.get(i).key() + '\u0000' + calls.get(i).cost(), r);
+                        denyCache.remember(cacheKeys[i], r);
                     }
                 }
             }

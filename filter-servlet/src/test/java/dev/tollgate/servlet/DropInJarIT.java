@@ -46,37 +46,13 @@ class DropInJarIT {
 
     @Test
     void aBadValueInWebXmlStopsTheDeploymentBeforeAnyRequest(RedisEndpoint redis) throws Exception {
-        Path app = webapp(redis, "10/fortnight");
-        Path base = Files.createTempDirectory("tollgate-dropin-base-");
-        Tomcat tomcat = new Tomcat();
-        tomcat.setBaseDir(base.toString());
-        tomcat.setPort(0);
-        tomcat.getConnector().setProperty("address", "127.0.0.1");
-        tomcat.setAddDefaultWebXmlToWebapp(false);
-        Context ctx = tomcat.addWebapp("", app.toString());
-        tomcat.start();
-        try {
-            assertTrue(ctx.getState() != LifecycleState.STARTED, "the application must not start: " + ctx.getState());
-        } finally {
-            tomcat.stop();
-            tomcat.destroy();
-            delete(app);
-            delete(base);
-        }
+        serve(webapp(redis, "10/fortnight"), (tomcat, ctx) ->
+                assertTrue(ctx.getState() != LifecycleState.STARTED, "the application must not start: " + ctx.getState()));
     }
 
     @Test
     void aWebApplicationWithOnlyTheDropInJarIsLimitedOverRedis(RedisEndpoint redis) throws Exception {
-        Path app = webapp(redis, "3/min");
-        Path base = Files.createTempDirectory("tollgate-dropin-base-");
-        Tomcat tomcat = new Tomcat();
-        tomcat.setBaseDir(base.toString());
-        tomcat.setPort(0);
-        tomcat.getConnector().setProperty("address", "127.0.0.1");
-        tomcat.setAddDefaultWebXmlToWebapp(false);
-        Context ctx = tomcat.addWebapp("", app.toString());
-        tomcat.start();
-        try {
+        serve(webapp(redis, "3/min"), (tomcat, ctx) -> {
             assertEquals(LifecycleState.STARTED, ctx.getState());
             HttpClient http = HttpClient.newHttpClient();
             URI uri = URI.create("http://127.0.0.1:" + tomcat.getConnector().getLocalPort() + "/hello.txt");
@@ -89,6 +65,26 @@ class DropInJarIT {
             assertTrue(ctx.getLoader().getClassLoader().loadClass("dev.tollgate.servlet.TollgateFilter")
                     .getProtectionDomain().getCodeSource().getLocation().toString().contains("tollgate-filter-servlet-all.jar"),
                     "the filter came from the drop-in jar");
+        });
+    }
+
+    /** What a test checks on a started Tomcat and its one application. */
+    private interface Check {
+        void on(Tomcat tomcat, Context ctx) throws Exception;
+    }
+
+    /** Starts {@code app} alone on an embedded Tomcat, runs {@code check}, then stops and deletes everything. */
+    private static void serve(Path app, Check check) throws Exception {
+        Path base = Files.createTempDirectory("tollgate-dropin-base-");
+        Tomcat tomcat = new Tomcat();
+        tomcat.setBaseDir(base.toString());
+        tomcat.setPort(0);
+        tomcat.getConnector().setProperty("address", "127.0.0.1");
+        tomcat.setAddDefaultWebXmlToWebapp(false);
+        Context ctx = tomcat.addWebapp("", app.toString());
+        tomcat.start();
+        try {
+            check.on(tomcat, ctx);
         } finally {
             tomcat.stop();
             tomcat.destroy();
