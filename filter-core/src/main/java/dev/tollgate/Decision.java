@@ -31,6 +31,11 @@ public record Decision(Verdict verdict, List<PolicyResult> results, long retryAf
         REDIS,
         /** The in-memory store of this node (configured, or the fallback while Redis fails). */
         LOCAL,
+        /**
+         * This node's memory of a refusal that Redis gave for the same bucket, cost and limits,
+         * still in force (the deny cache, {@code tollgate.deny-cache}); Redis was not asked.
+         */
+        CACHE,
         /** No store: no policy applied, Tollgate is disabled, or Redis failed in open or closed mode. */
         NONE
     }

@@ -72,6 +72,8 @@ public final class RateLimiter implements AutoCloseable {
     private final DenyCache denyCache;
     private volatile String lastFailure;
     private final Supplier<TollgateConfig> reloader;
+    /** Policies and costs named outside the configuration ({@code @RateLimited}), kept valid across reloads. */
+    private final Set<Requirement> requirements = ConcurrentHashMap.newKeySet();
     private ScheduledExecutorService reloading;
     private ObjectName mbean;
 
@@ -203,6 +205,16 @@ public final class RateLimiter implements AutoCloseable {
         if (next.fingerprint().equals(now.fingerprint())) {
             return false;
         }
+        List<String> problems = new ArrayList<>(0);
+        for (Requirement r : requirements) {
+            r.check(next, problems);
+        }
+        if (!problems.isEmpty()) {
+            ConfigException e = new ConfigException(problems);
+            CONFIG_LOG.severe(() -> Messages.RELOAD_REFUSED + ": the configuration of '" + name
+                    + "' did not change, because: " + e.getMessage());
+            throw e;
+        }
         if (!Objects.equals(next.redis(), now.redis())) {
             CONFIG_LOG.warning(() -> Messages.RELOADED + ": Redis settings of '" + name
                     + "' changed; they take effect at the next start, the rest now");
@@ -214,6 +226,54 @@ public final class RateLimiter implements AutoCloseable {
         CONFIG_LOG.info(() -> Messages.RELOADED + ": the configuration of '" + name + "' changed and is in force: "
                 + describe(applied));
         return true;
+    }
+
+    /**
+     * Declares that code outside the configuration decides under a policy at a fixed cost (JAX-RS
+     * {@code @RateLimited(value, cost)}): the policy must exist, and a request of that cost must
+     * be able to pass every limit of it (every plan's), now and after every reload. A reload that
+     * would break it is refused, and the configuration in force stays: otherwise a burst made
+     * smaller than the cost would refuse every such request forever while promising a
+     * {@code Retry-After}, and a removed policy would leave the method unlimited.
+     *
+     * @param cost  tokens per request, or 0 for the policy's own {@code cost}
+     * @param where what names it, for messages, e.g. {@code @RateLimited(cost = 5) on Api#export}
+     * @throws ConfigException when the configuration in force does not allow it (nothing is kept then)
+     */
+    public void requirePolicy(String policy, long cost, String where) {
+        Requirement r = new Requirement(policy, cost, where);
+        List<String> problems = new ArrayList<>(0);
+        r.check(config, problems);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        requirements.add(r);
+    }
+
+    private record Requirement(String policy, long cost, String where) {
+        void check(TollgateConfig c, List<String> problems) {
+            Policy p = c.policy(policy).orElse(null);
+            if (p == null) {
+                problems.add(Messages.UNKNOWN_POLICY + ": " + where + " names the policy '" + policy
+                        + "', which the configuration does not declare in " + dev.tollgate.config.ConfigKeys.POLICIES);
+                return;
+            }
+            if (cost < 0) {
+                problems.add(Messages.BAD_VALUE + ": " + where + ": a cost must be at least 1 (or 0 for the policy's own)");
+                return;
+            }
+            for (List<Limit> set : p.allLimits().values()) {
+                for (Limit l : set) {
+                    try {
+                        Policy.requireCostFits(l, cost);
+                    } catch (IllegalArgumentException e) {
+                        problems.add(Messages.BAD_VALUE + ": " + where + ", policy '" + p.name() + "' (tollgate.policy."
+                                + p.name() + ".limits): " + e.getMessage());
+                        return;
+                    }
+                }
+            }
+        }
     }
 
     static String describe(TollgateConfig config) {
@@ -320,7 +380,8 @@ public final class RateLimiter implements AutoCloseable {
             List<String> clients = new ArrayList<>(policies.size());
             List<List<Limit>> limits = new ArrayList<>(policies.size());
             boolean cache = c.denyCache() && fallback != null;
-            String[] cacheKeys = cache ? new String[policies.size()] : null; // bucket key and cost
+            String[] cacheKeys = cache ? new String[policies.size()] : null;
+            List<PolicyResult> known = null; // refusals this node remembers, for this configuration
             for (Policy p : policies) {
                 String client = BucketKeys.client(resolve(p, request));
                 List<Limit> set = p.limitsFor(plan);
@@ -330,25 +391,35 @@ public final class RateLimiter implements AutoCloseable {
                 String key = c.compactKeys() ? BucketKeys.compactKey(c.keyPrefix(), p.name(), client, cluster(c))
                         : BucketKeys.key(c.keyPrefix(), p.name(), client);
                 if (cache && p.mode() == Mode.ENFORCE) {
-                    String cacheKey = key + '\u0000' + cost;
+                    // The same question Redis answered: this bucket, this cost, this plan's limits.
+                    String cacheKey = key + '\u0000' + cost + '\u0000' + plan;
                     cacheKeys[calls.size()] = cacheKey;
-                    PolicyResult known = denyCache.refused(cacheKey);
-                    if (known != null) {
+                    PolicyResult refused = denyCache.refused(cacheKey, c);
+                    if (refused != null) {
                         metrics.denyCacheHit(p.name());
-                        Decision d = new Decision(Decision.Verdict.DENY, List.of(known), known.retryAfterMicros(),
-                                Decision.Source.REDIS);
-                        metrics.decision(d, true);
-                        return d;
+                        if (known == null) {
+                            known = new ArrayList<>(1);
+                        }
+                        known.add(refused);
                     }
                 }
                 calls.add(new BucketRequest(key, set, cost, p.mode() == Mode.ENFORCE, p.algorithm()));
+            }
+            if (known != null) {
+                long retry = 0;
+                for (PolicyResult r : known) {
+                    retry = Math.max(retry, r.retryAfterMicros());
+                }
+                Decision d = new Decision(Decision.Verdict.DENY, known, retry, Decision.Source.CACHE);
+                metrics.decision(d, true);
+                return d;
             }
             Decision d = acquire(c, policies, clients, limits, plan, calls);
             if (cache && d.verdict() == Decision.Verdict.DENY && d.source() == Decision.Source.REDIS) {
                 for (int i = 0; i < policies.size(); i++) {
                     PolicyResult r = d.results().get(i);
                     if (r.policy().mode() == Mode.ENFORCE && r.denied()) {
-                        denyCache.remember(cacheKeys[i], r);
+                        denyCache.remember(cacheKeys[i], c, r);
                     }
                 }
             }

@@ -83,7 +83,9 @@ class ObservabilityTest {
         }
         Collection<MetricData> m = reader.collectAllMetrics();
         assertEquals(2, decisions(m, "login", "allowed", "redis", false));
-        assertEquals(2, decisions(m, "login", "denied", "redis", false));
+        assertEquals(1, decisions(m, "login", "denied", "redis", false));
+        assertEquals(1, decisions(m, "login", "denied", "cache", false), "the second refusal came from the deny cache:"
+                + " Redis was not asked, and it is not a fallback");
         assertEquals(2 + 3, decisions(m, "api", "allowed", "redis", false));
         assertEquals(1, decisions(m, "api", "denied_by_other", "redis", false),
                 "api, when Redis said login refused; the next refusal came from the deny cache, which asks only login");

@@ -14,16 +14,19 @@ import java.util.function.LongSupplier;
  * asking Redis. A flood from one client then costs one Redis call per refusal window instead
  * of one per request.
  *
- * <p>What it trades: a refusal is remembered as Redis gave it. If the bucket changes in Redis
- * meanwhile in the client's favour (an operator deletes the key, a reload raises the limit),
- * this node keeps refusing until T; it is cleared on reload. Traffic from other nodes can only
- * make the client wait longer, never shorter, so a cached refusal is never wrong because of it.
+ * <p>Never stricter than Redis: a refusal is only reused for the same question Redis answered.
+ * The caller's key names the bucket, the cost and the limit set (the plan) it asked about, and
+ * every entry belongs to the configuration ({@code generation}) under which it was decided: a
+ * lookup under another configuration ignores it, even one remembered by a decision that was
+ * still running while a reload cleared the cache. Traffic from other nodes can only make the
+ * client wait longer, never shorter, so a cached refusal is never wrong because of it. What it
+ * cannot see is an operator deleting the key in Redis by hand.
  *
  * <p>Bounded; thread-safe.
  */
 public final class DenyCache {
 
-    private record Entry(long untilNanos, long atNanos, PolicyResult result) {
+    private record Entry(long untilNanos, long atNanos, Object generation, PolicyResult result) {
     }
 
     /** How often, at most, a full cache is swept for expired refusals. */
@@ -40,8 +43,13 @@ public final class DenyCache {
         this.nextSweep = new AtomicLong(nanoTime.getAsLong());
     }
 
-    /** Remembers a refusal by a policy of a client, for as long as Redis said. */
-    public void remember(String key, PolicyResult result) {
+    /**
+     * Remembers a refusal by a policy of a client, for as long as Redis said.
+     *
+     * @param generation the configuration the refusal was decided under; only lookups under the
+     *                   same one find it
+     */
+    public void remember(String key, Object generation, PolicyResult result) {
         long now = nanoTime.getAsLong();
         if (entries.size() >= max) {
             // A sweep walks the whole map: one thread at a time and at most every 100 ms, so a
@@ -55,20 +63,20 @@ public final class DenyCache {
                 return;
             }
         }
-        entries.put(key, new Entry(now + result.retryAfterMicros() * 1000L, now, result));
+        entries.put(key, new Entry(now + result.retryAfterMicros() * 1000L, now, generation, result));
     }
 
     /**
-     * The refusal still in force for this bucket key, with its times brought up to now; or
-     * {@code null}.
+     * The refusal still in force for this bucket key under this configuration, with its times
+     * brought up to now; or {@code null}.
      */
-    public PolicyResult refused(String key) {
+    public PolicyResult refused(String key, Object generation) {
         Entry e = entries.get(key);
         if (e == null) {
             return null;
         }
         long now = nanoTime.getAsLong();
-        if (e.untilNanos - now <= 0) {
+        if (e.untilNanos - now <= 0 || e.generation != generation) {
             entries.remove(key, e);
             return null;
         }

@@ -87,7 +87,7 @@ public abstract class Metrics {
             return;
         }
         String store = d.source().name().toLowerCase(Locale.ROOT);
-        boolean fallback = redisConfigured && d.source() != Decision.Source.REDIS;
+        boolean fallback = redisConfigured && (d.source() == Decision.Source.LOCAL || d.source() == Decision.Source.NONE);
         for (PolicyResult r : d.results()) {
             count(r.policy().name(), outcome(d, r), store, fallback);
         }

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Test;
 class DenyCacheTest {
 
     final AtomicLong nanos = new AtomicLong(5_000_000_000L);
+    /** The configuration the refusals were decided under. */
+    final Object generation = new Object();
     final Limit limit = Limit.parse("10/s burst 20").get(0);
     final Policy policy = Policy.of("default", List.of(limit), request -> "ip=" + request.remoteAddress(), dev.tollgate.RequestMatcher.ALL);
 
@@ -31,50 +33,60 @@ class DenyCacheTest {
     @Test
     void aRefusalIsRememberedUntilItsRetryAfterWithItsTimesBroughtUpToNow() {
         DenyCache cache = new DenyCache(100, nanos::get);
-        cache.remember("a", refusal("ip=a", 80_000, 2_000_000));
+        cache.remember("a", generation, refusal("ip=a", 80_000, 2_000_000));
         advanceMicros(30_000);
-        PolicyResult r = cache.refused("a");
+        PolicyResult r = cache.refused("a", generation);
         assertNotNull(r);
         LimitState s = r.limits().get(0);
         assertEquals(50_000, s.retryAfterMicros(), "30 ms of the 80 ms are spent");
         assertEquals(1_970_000, s.resetMicros());
         assertEquals(50_000, s.nextMicros());
         assertEquals(0, s.remaining());
-        assertNull(cache.refused("b"), "another bucket is not refused");
+        assertNull(cache.refused("b", generation), "another bucket is not refused");
         advanceMicros(49_999);
-        assertEquals(1, cache.refused("a").retryAfterMicros(), "the last microsecond still refuses");
+        assertEquals(1, cache.refused("a", generation).retryAfterMicros(), "the last microsecond still refuses");
         advanceMicros(1);
-        assertNull(cache.refused("a"), "at the retry time the next request asks Redis again");
+        assertNull(cache.refused("a", generation), "at the retry time the next request asks Redis again");
         assertEquals(0, cache.size(), "and the expired entry is gone");
+    }
+
+    @Test
+    void aRefusalDecidedUnderAnotherConfigurationIsNeverServed() {
+        DenyCache cache = new DenyCache(100, nanos::get);
+        Object reloaded = new Object();
+        cache.remember("a", generation, refusal("ip=a", 1_000_000, 2_000_000));
+        assertNull(cache.refused("a", reloaded), "a decision still running when the reload cleared the cache"
+                + " remembered it under the old configuration");
+        assertNull(cache.refused("a", generation), "and it was dropped when found stale");
     }
 
     @Test
     void clearForgetsEveryRefusal() {
         DenyCache cache = new DenyCache(100, nanos::get);
-        cache.remember("a", refusal("ip=a", 1_000_000, 2_000_000));
+        cache.remember("a", generation, refusal("ip=a", 1_000_000, 2_000_000));
         cache.clear();
-        assertNull(cache.refused("a"));
+        assertNull(cache.refused("a", generation));
     }
 
     @Test
     void aFullCacheSweepsExpiredRefusalsAtMostEveryHundredMillisecondsAndNeverGrows() {
         DenyCache cache = new DenyCache(3, nanos::get);
-        cache.remember("a", refusal("ip=a", 10_000, 10_000));
-        cache.remember("b", refusal("ip=b", 10_000, 10_000));
-        cache.remember("c", refusal("ip=c", 500_000, 500_000));
-        cache.remember("d", refusal("ip=d", 500_000, 500_000));
+        cache.remember("a", generation, refusal("ip=a", 10_000, 10_000));
+        cache.remember("b", generation, refusal("ip=b", 10_000, 10_000));
+        cache.remember("c", generation, refusal("ip=c", 500_000, 500_000));
+        cache.remember("d", generation, refusal("ip=d", 500_000, 500_000));
         assertEquals(3, cache.size(), "full of live refusals: the fourth is not remembered");
-        assertNull(cache.refused("d"));
+        assertNull(cache.refused("d", generation));
 
         advanceMicros(20_000); // a and b have expired, but the last sweep found nothing 20 ms ago
-        cache.remember("e", refusal("ip=e", 500_000, 500_000));
-        assertNull(cache.refused("e"), "no second sweep within 100 ms");
+        cache.remember("e", generation, refusal("ip=e", 500_000, 500_000));
+        assertNull(cache.refused("e", generation), "no second sweep within 100 ms");
         assertEquals(3, cache.size());
 
         advanceMicros(100_000);
-        cache.remember("f", refusal("ip=f", 500_000, 500_000));
-        assertNotNull(cache.refused("f"), "the next sweep removed a and b and made room");
-        assertNotNull(cache.refused("c"), "c is still refused");
+        cache.remember("f", generation, refusal("ip=f", 500_000, 500_000));
+        assertNotNull(cache.refused("f", generation), "the next sweep removed a and b and made room");
+        assertNotNull(cache.refused("c", generation), "c is still refused");
         assertEquals(2, cache.size());
     }
 }

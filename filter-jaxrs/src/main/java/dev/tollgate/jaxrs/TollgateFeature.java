@@ -101,9 +101,7 @@ public class TollgateFeature implements DynamicFeature {
         List<Policy> after = new ArrayList<>();
         for (String name : annotation.value()) {
             Policy p = rl.config().policy(name).orElseThrow(() -> unknownPolicy(name, type, method, rl));
-            if (annotation.cost() != 0) {
-                requireCost(annotation.cost(), p, type, method);
-            }
+            requireCost(rl, annotation.cost(), p, type, method);
             (afterAuthentication(p, rl.config().plans()) ? after : before).add(p);
             named.add(name);
         }
@@ -118,19 +116,13 @@ public class TollgateFeature implements DynamicFeature {
         return p.key().usesPrincipal() || (plans.usesPrincipal() && !p.planLimits().isEmpty());
     }
 
-    private void requireCost(long cost, Policy p, Class<?> type, Method method) {
-        String where = "@RateLimited(cost = " + cost + ") on " + type.getName() + "#" + method.getName();
-        if (cost < 0) {
-            throw fail(Messages.BAD_VALUE + ": " + where + ": a cost must be at least 1 (or 0 for the policy's own)");
-        }
-        for (List<Limit> set : p.allLimits().values()) {
-            for (Limit l : set) {
-                try {
-                    Policy.requireCostFits(l, cost);
-                } catch (IllegalArgumentException e) {
-                    throw fail(Messages.BAD_VALUE + ": " + where + ", policy '" + p.name() + "': " + e.getMessage());
-                }
-            }
+    /** Registers the annotation's policy and cost with the limiter, which keeps them valid across reloads. */
+    private void requireCost(RateLimiter rl, long cost, Policy p, Class<?> type, Method method) {
+        String where = "@RateLimited(" + (cost == 0 ? "" : "cost = " + cost) + ") on " + type.getName() + "#" + method.getName();
+        try {
+            rl.requirePolicy(p.name(), cost, where);
+        } catch (ConfigException e) {
+            throw fail(e.getMessage());
         }
     }
 

@@ -1,0 +1,106 @@
+package dev.tollgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.config.ConfigLookup;
+import dev.tollgate.config.ConfigSources;
+import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.LocalStore;
+import dev.tollgate.spi.BucketRequest;
+import dev.tollgate.spi.BucketStore;
+import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestRequest;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The deny cache inside the engine: the cases a sequential property cannot reach. */
+class DenyCacheEngineTest {
+
+    final ManualClock clock = new ManualClock();
+    final Map<String, String> settings = new HashMap<>(Map.of(
+            "tollgate.metrics", "none", "tollgate.jmx", "false", "tollgate.policy.default.limits", "1/min"));
+    final AtomicInteger calls = new AtomicInteger();
+    Runnable duringCall = () -> { };
+    boolean failing;
+
+    /** The "Redis" of these tests: an in-memory store that counts calls, can fail, and can run something mid-call. */
+    final BucketStore redis = new BucketStore() {
+        final LocalStore inside = new LocalStore(1_000, clock::nowMicros);
+
+        @Override
+        public long[] acquire(List<BucketRequest> requests) {
+            calls.incrementAndGet();
+            if (failing) {
+                throw new IllegalStateException("Redis is down (test)");
+            }
+            long[] reply = inside.acquire(requests);
+            duringCall.run();
+            return reply;
+        }
+
+        @Override
+        public String name() {
+            return "redis";
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    RateLimiter limiter() {
+        java.util.function.Supplier<TollgateConfig> load = () ->
+                TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", new HashMap<>(settings))), getClass().getClassLoader());
+        return new RateLimiter(load.get(), redis, new LocalStore(1_000, clock::nowMicros), () -> clock.nowMicros() * 1_000L,
+                null, "deny-cache-engine", load);
+    }
+
+    @Test
+    void aRefusalDecidedWhileAReloadClearsTheCacheIsNotServedUnderTheNewConfiguration() {
+        RateLimiter rl = limiter();
+        assertTrue(rl.check(TestRequest.get("/")).allowed());
+        settings.put("tollgate.policy.default.limits", "1/s burst 100"); // the debt of 60 s leaves 40 tokens
+        duringCall = () -> {
+            duringCall = () -> { };
+            assertTrue(rl.reload(), "the operator's reload lands while Redis is answering");
+        };
+        Decision refusedUnderOld = rl.check(TestRequest.get("/"));
+        assertEquals(Decision.Verdict.DENY, refusedUnderOld.verdict(), "Redis refused under 1/min");
+
+        Decision next = rl.check(TestRequest.get("/"));
+        assertEquals(Decision.Verdict.ALLOW, next.verdict(), () -> "the new limit admits it; the cache may not say " + next);
+        assertEquals(Decision.Source.REDIS, next.source());
+    }
+
+    @Test
+    void aCachedRefusalSaysItCameFromTheCacheAlsoWhileRedisIsDown() {
+        RateLimiter rl = limiter();
+        rl.check(TestRequest.get("/"));
+        assertEquals(Decision.Source.REDIS, rl.check(TestRequest.get("/")).source(), "Redis refuses and the node remembers");
+        int before = calls.get();
+        failing = true;
+        Decision d = rl.check(TestRequest.get("/"));
+        assertEquals(Decision.Verdict.DENY, d.verdict());
+        assertEquals(Decision.Source.CACHE, d.source(), "not Redis: Redis was not asked");
+        assertEquals(before, calls.get());
+    }
+
+    @Test
+    void aHitAnswersTheLongestWaitOfTheRefusalsItKnows() {
+        settings.put("tollgate.policies", "short,long");
+        settings.put("tollgate.policy.short.limits", "1/s");
+        settings.put("tollgate.policy.long.limits", "1/min");
+        RateLimiter rl = limiter();
+        rl.check(TestRequest.get("/"));
+        Decision fromRedis = rl.check(TestRequest.get("/"));
+        assertEquals(2, fromRedis.denying().size());
+        Decision fromCache = rl.check(TestRequest.get("/"));
+        assertEquals(Decision.Source.CACHE, fromCache.source());
+        assertEquals(fromRedis.retryAfterMicros(), fromCache.retryAfterMicros(), "60 s, not the 1 s of the first policy");
+        assertEquals(60_000_000, fromCache.retryAfterMicros());
+    }
+}

@@ -1,0 +1,160 @@
+package dev.tollgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.config.ConfigLookup;
+import dev.tollgate.config.ConfigSources;
+import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.LocalStore;
+import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestRequest;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * The deny cache is never stricter than Redis: a node that remembers refusals answers exactly
+ * what a node that asks the store every time answers, whatever the clients, their plans, the
+ * clock and the operator's reloads do. The two limiters run side by side on stores of the same
+ * meaning (the in-memory store stands in for Redis here: the cache sits above the store and
+ * never looks into it), fed the same steps.
+ */
+class DenyCacheProperties {
+
+    /**
+     * Limit sets an operator may switch between; every burst pays the largest cost (2). The plans
+     * of one policy get sets of the same number of limits: a bucket written under a set of another
+     * size starts full (the store's rule, see BucketStoreContract), which no cache can foresee.
+     */
+    static final List<String> ONE_LIMIT = List.of("2/s burst 3", "1/s burst 2", "5/s burst 10", "1/min burst 2", "3/s burst 3");
+    static final List<String> TWO_LIMITS = List.of("10/min burst 4; 1/s burst 2", "1/min burst 2; 5/s burst 5",
+            "100/h burst 3; 2/s burst 2");
+    static final List<String> LIMITS = List.of("2/s burst 3", "1/s burst 2", "5/s burst 10", "1/min burst 2",
+            "10/min burst 4; 1/s burst 2", "3/s burst 3");
+
+    sealed interface Step permits Ask, Wait, Reload {
+    }
+
+    /** A request of a client, on plan pro or not, through one or both policies. */
+    record Ask(String client, boolean pro, boolean both) implements Step {
+    }
+
+    record Wait(long micros) implements Step {
+    }
+
+    /** The operator changes the policies' limits (by plan) and costs, then reloads. */
+    record Reload(String free, String pro, String global, int cost) implements Step {
+    }
+
+    /**
+     * Clients change plans between requests here, so one bucket is asked about under two limit
+     * sets: a refusal remembered under one plan may then be shorter than the store's answer (the
+     * other plan took more meanwhile), never longer, and never a refusal the store would not give.
+     */
+    @Property(tries = 300)
+    void aCachedRefusalIsAlwaysWhatTheStoreWouldAnswer(@ForAll("steps") List<Step> steps) {
+        run(steps, false);
+    }
+
+    /**
+     * Each client keeps its plan, so every bucket is asked one question: the cache then answers
+     * exactly the store's longest wait, whichever of a request's policies it remembers.
+     */
+    @Property(tries = 300)
+    void withOnePlanPerClientTheCacheAnswersTheStoresLongestWait(@ForAll("steps") List<Step> steps) {
+        List<Step> fixedPlans = steps.stream()
+                .map(s -> s instanceof Ask a ? new Ask(a.client(), a.client().endsWith(".1"), a.both()) : s)
+                .collect(Collectors.toList());
+        run(fixedPlans, true);
+    }
+
+    void run(List<Step> steps, boolean exactWait) {
+        ManualClock clock = new ManualClock();
+        Map<String, String> settings = new HashMap<>(Map.of(
+                "tollgate.metrics", "none",
+                "tollgate.jmx", "false",
+                "tollgate.policies", "api,global",
+                "tollgate.plans", "free,pro",
+                "tollgate.plan.default", "free",
+                "tollgate.policy.api.limits", LIMITS.get(0),
+                "tollgate.policy.api.limits.pro", LIMITS.get(2),
+                "tollgate.policy.global.limits", LIMITS.get(1),
+                "tollgate.policy.global.match", "/both/**"));
+        RateLimiter cached = limiter(settings, true, clock);
+        RateLimiter plain = limiter(settings, false, clock);
+        try {
+            for (Step step : steps) {
+                if (step instanceof Wait w) {
+                    clock.advanceMicros(w.micros());
+                } else if (step instanceof Reload r) {
+                    settings.put("tollgate.policy.api.limits", r.free());
+                    settings.put("tollgate.policy.api.limits.pro", r.pro());
+                    settings.put("tollgate.policy.global.limits", r.global());
+                    settings.put("tollgate.policy.api.cost", Integer.toString(r.cost()));
+                    assertEquals(plain.reload(), cached.reload());
+                } else if (step instanceof Ask a) {
+                    Decision withCache = cached.check(request(a));
+                    Decision without = plain.check(request(a));
+                    assertEquals(without.verdict(), withCache.verdict(), () -> "cached " + withCache + "\nplain " + without);
+                    if (withCache.verdict() == Decision.Verdict.DENY) {
+                        assertTrue(withCache.retryAfterMicros() <= without.retryAfterMicros(),
+                                () -> "the cache may not ask for a longer wait: " + withCache + "\nplain " + without);
+                        if (exactWait && names(withCache).equals(names(without))) {
+                            assertEquals(without.retryAfterMicros(), withCache.retryAfterMicros(),
+                                    () -> "knowing the same refusals, the same (longest) wait: " + withCache + "\nplain " + without);
+                        }
+                    }
+                }
+            }
+        } finally {
+            cached.close();
+            plain.close();
+        }
+    }
+
+    static List<String> names(Decision d) {
+        return d.denying().stream().map(r -> r.policy().name()).sorted().collect(Collectors.toList());
+    }
+
+    static TestRequest request(Ask a) {
+        TestRequest r = TestRequest.get(a.both() ? "/both/x" : "/api/x").from(a.client());
+        return a.pro() ? r.user("u-" + a.client(), "pro") : r;
+    }
+
+    /**
+     * A limiter whose "Redis" is an in-memory store on the test's clock: the deny cache is only
+     * used when a fallback exists, as with Redis.
+     */
+    static RateLimiter limiter(Map<String, String> settings, boolean denyCache, ManualClock clock) {
+        java.util.function.Supplier<TollgateConfig> load = () -> {
+            Map<String, String> m = new HashMap<>(settings);
+            m.put("tollgate.deny-cache", Boolean.toString(denyCache));
+            m.put("tollgate.plan.pro.role", "pro");
+            return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), DenyCacheProperties.class.getClassLoader());
+        };
+        return new RateLimiter(load.get(), new LocalStore(1_000, clock::nowMicros), new LocalStore(1_000, clock::nowMicros),
+                () -> clock.nowMicros() * 1_000L, null, "deny-cache-property", load);
+    }
+
+    @Provide
+    Arbitrary<List<Step>> steps() {
+        Arbitrary<Step> ask = Combinators.combine(Arbitraries.of("192.0.2.1", "192.0.2.2"), Arbitraries.of(true, false),
+                Arbitraries.of(true, false)).as(Ask::new);
+        Arbitrary<Step> wait = Arbitraries.longs().between(1, 3_000_000).map(Wait::new);
+        Arbitrary<List<String>> plans = Arbitraries.of(ONE_LIMIT, TWO_LIMITS)
+                .flatMap(sets -> Arbitraries.of(sets).list().ofSize(2));
+        Arbitrary<Step> reload = Combinators.combine(plans, Arbitraries.of(LIMITS), Arbitraries.integers().between(1, 2))
+                .as((byPlan, global, cost) -> new Reload(byPlan.get(0), byPlan.get(1), global, cost));
+        return Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(12, ask), net.jqwik.api.Tuple.of(4, wait), net.jqwik.api.Tuple.of(1, reload))
+                .list().ofMinSize(1).ofMaxSize(60);
+    }
+}
