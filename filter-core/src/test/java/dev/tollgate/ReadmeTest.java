@@ -10,11 +10,18 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** Keeps the README true: every configuration key and every message id is documented there. */
+/**
+ * Keeps the README true: every configuration key and every message id is documented there, and
+ * every test that the Guarantees section names as its proof exists.
+ */
 class ReadmeTest {
 
     static final Path README = Path.of("..", "README.md");
@@ -48,5 +55,43 @@ class ReadmeTest {
                 assertTrue(text.contains("| `" + id + "` |"), "README does not list " + id);
             }
         }
+    }
+
+    /** A test named in the README: {@code `ClassName#method`} or {@code `ClassName`}. */
+    static final Pattern NAMED_TEST = Pattern.compile("`([A-Z][A-Za-z0-9]*(?:Test|IT|Properties))(?:#([a-zA-Z0-9_]+))?`");
+
+    @Test
+    void everyGuaranteeNamesATestThatExists() throws IOException {
+        List<String> section = new ArrayList<>();
+        boolean inside = false;
+        for (String line : lines()) {
+            if (line.startsWith("## ")) {
+                inside = line.equals("## Guarantees");
+            } else if (inside) {
+                section.add(line);
+            }
+        }
+        assertTrue(section.size() > 10, "the README has a Guarantees section");
+        List<Path> tests;
+        try (Stream<Path> files = Files.walk(Path.of(".."))) {
+            tests = files.filter(f -> f.toString().contains("src" + java.io.File.separator + "test")
+                    && f.toString().endsWith(".java")).collect(Collectors.toList());
+        }
+        int named = 0;
+        for (String line : section) {
+            Matcher m = NAMED_TEST.matcher(line);
+            while (m.find()) {
+                named++;
+                String type = m.group(1);
+                Path file = tests.stream().filter(f -> f.getFileName().toString().equals(type + ".java")).findFirst()
+                        .orElseThrow(() -> new AssertionError("the Guarantees section names " + type + ", which is no test class"));
+                if (m.group(2) != null) {
+                    String body = Files.readString(file);
+                    assertTrue(body.contains(" " + m.group(2) + "("), "the Guarantees section names " + type + "#" + m.group(2)
+                            + ", which " + file + " does not have");
+                }
+            }
+        }
+        assertTrue(named >= 10, "each guarantee names the test that proves it; found " + named);
     }
 }
