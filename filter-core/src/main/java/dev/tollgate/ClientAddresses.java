@@ -2,9 +2,7 @@ package dev.tollgate;
 
 import dev.tollgate.internal.AddressRanges;
 import dev.tollgate.internal.IpAddresses;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Who the client is, as far as addresses tell: the peer, unless the peer is a trusted proxy, in
@@ -12,9 +10,19 @@ import java.util.Locale;
  * untrusted address is the client. A request from an untrusted peer is the peer, whatever headers
  * it sends.
  *
- * <p>An entry that is not an address ({@code unknown}, an obfuscated {@code _name}, garbage) ends
- * the walk: the client is then the trusted hop that reported it. At most {@value #MAX_HOPS} hops
- * are walked.
+ * <p>Proxies append on the right, so only the right end of the header is theirs; everything left
+ * of the element naming the client was written by the client. The walk therefore reads one
+ * element at a time from the right and stops at the first untrusted address: no client-written
+ * byte is ever interpreted, not even to find where an element ends. Each field line is read on
+ * its own (a quoted string never spans two lines), and {@code X-Forwarded-For}, which has no
+ * quoting, is split on commas only.
+ *
+ * <p>An entry that is not an address ({@code unknown}, an obfuscated {@code _name}, garbage, a
+ * {@code Forwarded} element that is malformed or has no single {@code for=}) ends the walk: the
+ * client is then the trusted hop that reported it. At most {@value #MAX_HOPS} hops and the
+ * rightmost {@value #MAX_HEADER_CHARS} characters of the field lines are read; an element beyond
+ * either bound ends the walk the same way, so an oversized header loses its left, client-written
+ * end, never the hops the trusted proxies added.
  *
  * <p>Immutable and thread-safe.
  */
@@ -39,7 +47,7 @@ public final class ClientAddresses {
     }
 
     static final int MAX_HOPS = 32;
-    private static final int MAX_HEADER_CHARS = 8192;
+    static final int MAX_HEADER_CHARS = 8192;
 
     private final AddressRanges trusted;
     private final Header header;
@@ -71,18 +79,48 @@ public final class ClientAddresses {
         if (peer == null || trusted.isEmpty() || !trusted.contains(peer)) {
             return peer;
         }
-        List<String> hops = hops(request.headers(header.headerName()));
+        List<String> lines = request.headers(header.headerName());
+        return lines == null ? peer : walk(lines, peer);
+    }
+
+    /**
+     * From the last field line to the first, each line from its right end: every element read was
+     * appended by the hop found before it ({@code current}), which is trusted.
+     */
+    private byte[] walk(List<String> lines, byte[] peer) {
         byte[] current = peer;
-        for (int i = hops.size() - 1; i >= 0; i--) {
-            String raw = hops.get(i);
-            byte[] a = header == Header.FORWARDED ? IpAddresses.parse(forValue(raw)) : IpAddresses.parse(raw);
-            if (a == null) {
-                return current;
+        int hops = 0;
+        int charsRead = 0;
+        for (int l = lines.size() - 1; l >= 0; l--) {
+            String line = lines.get(l);
+            if (line == null) {
+                continue;
             }
-            if (!trusted.contains(a)) {
-                return a;
+            int end = line.length();
+            while (end > 0) {
+                int start = elementStart(line, end, Math.max(0, end - (MAX_HEADER_CHARS - charsRead)));
+                if (start < 0) {
+                    return current;
+                }
+                charsRead += end - start;
+                String element = line.substring(start, end).trim();
+                charsRead++; // the comma, or the line break
+                end = start - 1;
+                if (element.isEmpty()) {
+                    continue; // an empty list element (RFC 9110 5.6.1) is no hop
+                }
+                if (++hops > MAX_HOPS) {
+                    return current;
+                }
+                byte[] a = IpAddresses.parse(header == Header.FORWARDED ? forValue(element) : element);
+                if (a == null) {
+                    return current;
+                }
+                if (!trusted.contains(a)) {
+                    return a;
+                }
+                current = a;
             }
-            current = a;
         }
         return current;
     }
@@ -104,61 +142,110 @@ public final class ClientAddresses {
     }
 
     /**
-     * The list elements of every field line, in order, the rightmost {@value #MAX_HOPS} at most.
-     * Proxies append on the right, so a header that is too long loses its left (client-written)
-     * end, never the hops the trusted proxies added.
+     * Where the element that ends at {@code end} starts: after the nearest comma to its left (in
+     * {@code Forwarded}, the nearest outside a quoted string). Read leftwards, so the text left of
+     * that comma is never looked at; a well-formed element is read exactly. {@code -1} when the
+     * element does not start at or after {@code floor} (beyond the character bound), or a quoted
+     * string is still open at the start of the line.
      */
-    static List<String> hops(List<String> lines) {
-        String all = String.join(",", lines);
-        if (all.length() > MAX_HEADER_CHARS) {
-            all = all.substring(all.length() - MAX_HEADER_CHARS);
-            int comma = all.indexOf(',');
-            all = comma < 0 ? "" : all.substring(comma + 1); // the first element was cut
+    private int elementStart(String line, int end, int floor) {
+        boolean quotes = header == Header.FORWARDED;
+        boolean quoted = false;
+        for (int i = end - 1; i >= floor; i--) {
+            char c = line.charAt(i);
+            if (c == '"' && quotes && !(quoted && escaped(line, i, floor))) {
+                quoted = !quoted;
+            } else if (c == ',' && !quoted) {
+                return i + 1;
+            }
         }
-        List<String> out = new ArrayList<>();
-        splitOutsideQuotes(all, ',', out);
-        return out.size() > MAX_HOPS ? out.subList(out.size() - MAX_HOPS, out.size()) : out;
+        return floor == 0 && !quoted ? 0 : -1;
     }
 
-    /** The value of {@code for=} in one element of a {@code Forwarded} field, unquoted; {@code null} when absent. */
+    /** Whether the quote at {@code i} is a quoted-pair: an odd run of backslashes before it. */
+    private static boolean escaped(String s, int i, int floor) {
+        int backslashes = 0;
+        for (int j = i - 1; j >= floor && s.charAt(j) == '\\'; j--) {
+            backslashes++;
+        }
+        return backslashes % 2 == 1;
+    }
+
+    /**
+     * The value of {@code for=} in one {@code Forwarded} element ({@code pair *(";" pair)}, each
+     * {@code name=token} or {@code name="quoted string"}), unquoted. {@code null} when the
+     * element is malformed, or has no {@code for=}, or more than one.
+     */
     static String forValue(String element) {
-        List<String> pairs = new ArrayList<>(4);
-        splitOutsideQuotes(element, ';', pairs);
-        for (String pair : pairs) {
-            int eq = pair.indexOf('=');
-            if (eq < 0) {
+        String found = null;
+        int n = element.length();
+        int i = 0;
+        while (true) {
+            i = skipSpaces(element, i);
+            if (i == n) {
+                return found;
+            }
+            if (element.charAt(i) == ';') {
+                i++; // an empty pair
                 continue;
             }
-            if (pair.substring(0, eq).trim().toLowerCase(Locale.ROOT).equals("for")) {
-                String v = pair.substring(eq + 1).trim();
-                if (v.length() >= 2 && v.charAt(0) == '"' && v.charAt(v.length() - 1) == '"') {
-                    v = v.substring(1, v.length() - 1).replace("\\\"", "\"");
+            int eq = element.indexOf('=', i);
+            if (eq < 0) {
+                return null;
+            }
+            String name = element.substring(i, eq).trim();
+            int v = skipSpaces(element, eq + 1);
+            String value;
+            if (v < n && element.charAt(v) == '"') {
+                StringBuilder sb = new StringBuilder();
+                int j = v + 1;
+                for (; j < n && element.charAt(j) != '"'; j++) {
+                    if (element.charAt(j) == '\\' && j + 1 < n) {
+                        j++;
+                    }
+                    sb.append(element.charAt(j));
                 }
-                return v;
+                if (j == n) {
+                    return null; // not closed
+                }
+                value = sb.toString();
+                i = skipSpaces(element, j + 1);
+            } else {
+                int j = element.indexOf(';', v);
+                j = j < 0 ? n : j;
+                value = element.substring(v, j).trim();
+                if (!printable(value, "\"")) {
+                    return null;
+                }
+                i = j;
+            }
+            if (!printable(name, "\"(),/:;<=>?@[\\]{}") || (i < n && element.charAt(i) != ';')) {
+                return null;
+            }
+            if (name.equalsIgnoreCase("for")) {
+                if (found != null) {
+                    return null; // a parameter occurs once per element (RFC 7239 section 4)
+                }
+                found = value;
             }
         }
-        return null;
     }
 
-    private static void splitOutsideQuotes(String s, char sep, List<String> out) {
-        boolean quoted = false;
-        int start = 0;
+    /** Non-empty, visible ASCII only, none of {@code excluded}: a token, or a lenient unquoted value. */
+    private static boolean printable(String s, String excluded) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c == '"' && (i == 0 || s.charAt(i - 1) != '\\')) {
-                quoted = !quoted;
-            } else if (c == sep && !quoted) {
-                add(s.substring(start, i), out);
-                start = i + 1;
+            if (c <= ' ' || c > '~' || excluded.indexOf(c) >= 0) {
+                return false;
             }
         }
-        add(s.substring(start), out);
+        return !s.isEmpty();
     }
 
-    private static void add(String part, List<String> out) {
-        String t = part.trim();
-        if (!t.isEmpty()) {
-            out.add(t);
+    private static int skipSpaces(String s, int i) {
+        while (i < s.length() && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) {
+            i++;
         }
+        return i;
     }
 }

@@ -70,6 +70,61 @@ class ClientAddressesTest {
         assertEquals("192.0.2.8", client(FORWARDED, quotedComma));
     }
 
+    /** Issue 10, finding 1: a quote the client leaves open must not swallow what the proxy appends. */
+    @ParameterizedTest
+    @ValueSource(strings = {"for=6.6.6.6;x=\"", "for=6.6.6.7;by=\"x", "\"", "for=\"6.6.6.8", "for=6.6.6.9;x=\"a\\"})
+    void aQuoteTheClientLeftOpenCannotSwallowTheProxysElement(String clientWrote) {
+        TestRequest sameLine = TestRequest.get("/").from("10.0.0.5").header("Forwarded", clientWrote + ", for=203.0.113.5");
+        assertEquals("203.0.113.5", client(FORWARDED, sameLine));
+        TestRequest nextLine = TestRequest.get("/").from("10.0.0.5")
+                .header("Forwarded", clientWrote).header("Forwarded", "for=203.0.113.5");
+        assertEquals("203.0.113.5", client(FORWARDED, nextLine), "a quoted string never spans field lines");
+        TestRequest xff = TestRequest.get("/").from("10.2.2.2").header("X-Forwarded-For", clientWrote + ", 203.0.113.5");
+        assertEquals("203.0.113.5", client(XFF, xff), "X-Forwarded-For has no quoting");
+    }
+
+    @Test
+    void quotedPairsAndQuotedCommasInAProxysElementAreReadExactly() {
+        TestRequest r = TestRequest.get("/").from("10.0.0.5")
+                .header("Forwarded", "for=6.6.6.6, for=203.0.113.5;by=\"_a\\\",b\", host=\"x\\\\\";for=10.0.0.4");
+        assertEquals("203.0.113.5", client(FORWARDED, r));
+    }
+
+    @Test
+    void aMalformedElementInTheTrustedPartEndsTheWalkAtTheHopThatReportedIt() {
+        for (String bad : new String[] {"for=\"203.0.113.5", "for=203.0.113.5;for=198.51.100.1", "proto=https",
+            "for=203.0.113.5;x", "for=203.0.113.5 by=x", "for=\"203.0.113.5\"x", "=203.0.113.5", "fo r=203.0.113.5"}) {
+            TestRequest r = TestRequest.get("/").from("10.0.0.5").header("Forwarded", "for=6.6.6.6, " + bad + ", for=10.0.0.4");
+            assertEquals("10.0.0.4", client(FORWARDED, r), bad);
+        }
+        TestRequest r = TestRequest.get("/").from("10.0.0.5").header("Forwarded", "for=6.6.6.6, for=203.0.113.5;;proto=https;");
+        assertEquals("203.0.113.5", client(FORWARDED, r), "empty pairs are allowed (RFC 7239 section 4)");
+    }
+
+    @Test
+    void atMost32HopsAreWalked() {
+        String proxies = "";
+        for (int i = 1; i <= ClientAddresses.MAX_HOPS; i++) {
+            proxies += ", 10.0.0." + i;
+        }
+        TestRequest thirtyTwo = TestRequest.get("/").from("10.0.1.1").header("X-Forwarded-For", "6.6.6.6" + proxies);
+        assertEquals("10.0.0.1", client(XFF, thirtyTwo), "the 33rd hop from the right is not read");
+        TestRequest thirtyOne = TestRequest.get("/").from("10.0.1.1")
+                .header("X-Forwarded-For", "6.6.6.6" + proxies.substring(proxies.indexOf(", 10.0.0.2")));
+        assertEquals("6.6.6.6", client(XFF, thirtyOne));
+    }
+
+    @Test
+    void atMost8192CharactersAreReadFromTheRight() {
+        String pad = "1".repeat(ClientAddresses.MAX_HEADER_CHARS - "198.51.100.7, 10.1.1.1".length());
+        TestRequest fits = TestRequest.get("/").from("10.2.2.2").header("X-Forwarded-For", pad)
+                .header("X-Forwarded-For", "198.51.100.7, 10.1.1.1");
+        assertEquals("198.51.100.7", client(XFF, fits));
+        TestRequest over = TestRequest.get("/").from("10.2.2.2")
+                .header("X-Forwarded-For", "198.51.100.7, " + "x".repeat(ClientAddresses.MAX_HEADER_CHARS) + ", 10.1.1.1");
+        assertEquals("10.1.1.1", client(XFF, over), "an element beyond the bound ends the walk");
+    }
+
     @Test
     void ipv6ClientsAreGroupedByTheirPrefixSoRotationInsideA64ShareOneKey() {
         String a = client(ClientAddresses.DEFAULT, TestRequest.get("/").from("2001:db8:1:2::1"));
