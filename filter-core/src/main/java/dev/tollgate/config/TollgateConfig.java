@@ -113,10 +113,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                 v -> intIn(v, 1000, 100_000_000));
         boolean jaxrsGlobal = r.parse(ConfigKeys.JAXRS_GLOBAL, false, "'true' or 'false'", TollgateConfig::bool);
         ClientAddresses addresses = r.clientAddresses();
-        AllowList allowList = r.parse(ConfigKeys.ALLOW_LIST, AllowList.NONE, AllowList.SYNTAX, v -> {
-            someAddresses(v.replaceAll("(principal|role):[^,]*", ""));
-            return AllowList.parse(v);
-        });
+        AllowList allowList = r.parse(ConfigKeys.ALLOW_LIST, AllowList.NONE, AllowList.SYNTAX, AllowList::parse);
         Duration jitter = r.parse(ConfigKeys.RETRY_AFTER_JITTER, Duration.ZERO, "from 0s to 1h: " + Durations.SYNTAX,
                 v -> durationIn(v, Duration.ZERO, Duration.ofHours(1)));
         Plans plans = r.plans(addresses);
@@ -610,7 +607,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         return uri.substring(0, colon + 1) + "****" + uri.substring(at);
     }
 
-    /** Addresses for trusted proxies or the allow-list: at least one, and never everyone. */
+    /** Addresses for trusted proxies: at least one, and never everyone. */
     static AddressRanges someAddresses(String text) {
         AddressRanges r = AddressRanges.parse(text);
         if (r.isEmpty()) {
