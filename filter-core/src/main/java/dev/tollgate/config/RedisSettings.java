@@ -61,8 +61,9 @@ public record RedisSettings(Topology topology, List<String> nodes, String master
             case CLUSTER:
                 return "Redis Cluster " + auth + nodes + (tls ? " (TLS)" : "");
             case SENTINEL:
-                return "Redis master " + auth + "'" + masterName + "'" + (database != 0 ? " db " + database : "")
-                        + " via sentinels " + auth(sentinelUser, sentinelPassword) + nodes + (tls ? " (TLS)" : "");
+                return "Redis master '" + masterName + "'" + (auth.isEmpty() ? "" : " as " + auth.substring(0, auth.length() - 1))
+                        + (database != 0 ? " db " + database : "") + " via sentinels " + auth(sentinelUser, sentinelPassword)
+                        + nodes + (tls ? " (TLS)" : "");
             default:
                 return (tls ? "rediss://" : "redis://") + auth + nodes.get(0) + (database != 0 ? "/" + database : "");
         }
