@@ -271,10 +271,23 @@ public final class JedisPort implements RedisPort {
         return call(() -> jedis.scriptLoad(script, routingKey));
     }
 
+    /**
+     * {@inheritDoc} An ACL user may be refused {@code INFO} (it is in {@code @dangerous}), or the
+     * command renamed away: then the server does not say, which is {@code null}, not a failure.
+     */
     @Override
     public String serverVersion(String routingKey) {
         return call(() -> {
-            Object reply = jedis.sendCommand(routingKey, Protocol.Command.INFO, "server");
+            Object reply;
+            try {
+                reply = jedis.sendCommand(routingKey, Protocol.Command.INFO, "server");
+            } catch (JedisDataException e) {
+                String m = String.valueOf(e.getMessage());
+                if (m.startsWith("NOPERM") || m.contains("unknown command")) {
+                    return null;
+                }
+                throw e;
+            }
             return RedisVersion.fromInfo(reply instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(reply));
         });
     }

@@ -30,7 +30,8 @@ public interface RedisPort extends AutoCloseable {
 
     /**
      * The version of the server that owns {@code routingKey} (the only server, outside a cluster),
-     * as its {@code INFO server} reports it in {@code redis_version}; {@code null} if it reports none.
+     * as its {@code INFO server} reports it in {@code redis_version}; {@code null} if it reports none
+     * or will not say (an ACL user without {@code INFO}).
      *
      * @throws UnsupportedOperationException from a port that cannot tell (the default)
      */
