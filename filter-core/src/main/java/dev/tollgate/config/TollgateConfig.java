@@ -513,6 +513,8 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
 
     static final String NODES = "'host:port' entries separated by ',', e.g. '10.0.0.1:7000, 10.0.0.2:7001'";
 
+    static final String OPAQUE = "up to 512 characters, no control characters";
+
     private static boolean secretKey(String key) {
         return key.equals(ConfigKeys.REDIS_PASSWORD) || key.equals(ConfigKeys.REDIS_SENTINEL_PASSWORD);
     }
@@ -521,7 +523,6 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
     private static ConfigValue hidden(ConfigValue v) {
         return new ConfigValue(v.key(), "****", v.source());
     }
-    static final String OPAQUE = "up to 512 characters, no control characters";
 
     /** A user name, password or master name: anything a person can type. */
     static String opaque(String v) {
