@@ -512,7 +512,6 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
     }
 
     static final String NODES = "'host:port' entries separated by ',', e.g. '10.0.0.1:7000, 10.0.0.2:7001'";
-
     static final String OPAQUE = "up to 512 characters, no control characters";
 
     private static boolean secretKey(String key) {
