@@ -29,6 +29,12 @@ public final class AllowList {
         this.text = text;
     }
 
+    /**
+     * Parses {@link #SYNTAX}: any mix of the three kinds, at least one entry.
+     *
+     * @throws IllegalArgumentException when an entry is not one of them, the list names nobody,
+     *                                  or a range of prefix length 0 would let every address through
+     */
     public static AllowList parse(String text) {
         List<String> ranges = new ArrayList<>();
         List<String> principals = new ArrayList<>();
@@ -46,7 +52,14 @@ public final class AllowList {
                 ranges.add(e);
             }
         }
-        return new AllowList(AddressRanges.parse(String.join(",", ranges)), principals, roles, text.trim());
+        AddressRanges addresses = AddressRanges.parse(String.join(",", ranges));
+        if (addresses.coversAll()) {
+            throw new IllegalArgumentException("a range of prefix length 0 covers every address");
+        }
+        if (addresses.isEmpty() && principals.isEmpty() && roles.isEmpty()) {
+            throw new IllegalArgumentException("it lists nobody");
+        }
+        return new AllowList(addresses, principals, roles, text.trim());
     }
 
     private static String nonEmpty(String entry, String value) {

@@ -24,6 +24,9 @@ public final class ConfigKeys {
     public static final String REDIS_CLUSTER = "tollgate.redis.cluster";
     public static final String REDIS_SENTINEL_MASTER = "tollgate.redis.sentinel.master";
     public static final String REDIS_SENTINEL_NODES = "tollgate.redis.sentinel.nodes";
+    public static final String REDIS_SENTINEL_USER = "tollgate.redis.sentinel.user";
+    public static final String REDIS_SENTINEL_PASSWORD = "tollgate.redis.sentinel.password";
+    public static final String REDIS_SENTINEL_DATABASE = "tollgate.redis.sentinel.database";
     public static final String REDIS_USER = "tollgate.redis.user";
     public static final String REDIS_PASSWORD = "tollgate.redis.password";
     public static final String REDIS_TLS = "tollgate.redis.tls";
@@ -74,6 +77,11 @@ public final class ConfigKeys {
             new Key(REDIS_CLUSTER, "(unset)", "Redis Cluster seed nodes, `host:port` separated by `,`"),
             new Key(REDIS_SENTINEL_MASTER, "(unset)", "the master's name for Sentinel, with `tollgate.redis.sentinel.nodes`"),
             new Key(REDIS_SENTINEL_NODES, "(unset)", "the sentinels, `host:port` separated by `,`"),
+            new Key(REDIS_SENTINEL_USER, "(none)", "the sentinels' own ACL user, with `tollgate.redis.sentinel.password`"),
+            new Key(REDIS_SENTINEL_PASSWORD, "(none)", "the sentinels' own password (`requirepass` of the sentinels;"
+                    + " never logged); `tollgate.redis.password` is the master's"),
+            new Key(REDIS_SENTINEL_DATABASE, "0", "the database of the master found through the sentinels"
+                    + " (a standalone server takes it from the URI's `/db`; a Cluster has database 0 only)"),
             new Key(REDIS_USER, "(from the URI)", "ACL user name"),
             new Key(REDIS_PASSWORD, "(from the URI)", "password (never logged)"),
             new Key(REDIS_TLS, "false", "TLS for Cluster and Sentinel (a standalone URI says `rediss://`)"),

@@ -20,10 +20,12 @@ import java.util.List;
  * @param circuitFailures consecutive failures that open the circuit
  * @param circuitOpenFor  how long the circuit stays open before a probe, the first time
  * @param autoPipelining  whether concurrent calls are pipelined on shared connections (not in a cluster)
+ * @param sentinelUser    the sentinels' own ACL user, or {@code null}
+ * @param sentinelPassword the sentinels' own password, or {@code null} (sentinels without one)
  */
 public record RedisSettings(Topology topology, List<String> nodes, String masterName, boolean tls, String user,
                             String password, int database, Duration timeout, int poolSize, int circuitFailures,
-                            Duration circuitOpenFor, boolean autoPipelining) {
+                            Duration circuitOpenFor, boolean autoPipelining, String sentinelUser, String sentinelPassword) {
 
     /** Where the data lives. */
     public enum Topology {
@@ -32,6 +34,14 @@ public record RedisSettings(Topology topology, List<String> nodes, String master
 
     public RedisSettings {
         nodes = List.copyOf(nodes);
+    }
+
+    /** Settings whose sentinels (if any) need no password. */
+    public RedisSettings(Topology topology, List<String> nodes, String masterName, boolean tls, String user,
+                         String password, int database, Duration timeout, int poolSize, int circuitFailures,
+                         Duration circuitOpenFor, boolean autoPipelining) {
+        this(topology, nodes, masterName, tls, user, password, database, timeout, poolSize, circuitFailures,
+                circuitOpenFor, autoPipelining, null, null);
     }
 
     /** A standalone Redis with default circuit settings, for tests and programmatic use. */
@@ -44,19 +54,24 @@ public record RedisSettings(Topology topology, List<String> nodes, String master
         return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }
 
-    /** Where and how, for logs: never the password. */
+    /** Where and how, for logs: never a password. */
     public String describe() {
-        String credentials = (user != null ? user : "") + (password != null ? ":****" : "");
-        String auth = credentials.isEmpty() ? "" : credentials + "@";
+        String auth = auth(user, password);
         switch (topology) {
             case CLUSTER:
                 return "Redis Cluster " + auth + nodes + (tls ? " (TLS)" : "");
             case SENTINEL:
-                return "Redis master '" + masterName + "' via sentinels " + auth + nodes + (tls ? " (TLS)" : "")
-                        + (database != 0 ? " db " + database : "");
+                return "Redis master '" + masterName + "'" + (auth.isEmpty() ? "" : " as " + auth.substring(0, auth.length() - 1))
+                        + (database != 0 ? " db " + database : "") + " via sentinels " + auth(sentinelUser, sentinelPassword)
+                        + nodes + (tls ? " (TLS)" : "");
             default:
                 return (tls ? "rediss://" : "redis://") + auth + nodes.get(0) + (database != 0 ? "/" + database : "");
         }
+    }
+
+    private static String auth(String user, String password) {
+        String credentials = (user != null ? user : "") + (password != null ? ":****" : "");
+        return credentials.isEmpty() ? "" : credentials + "@";
     }
 
     @Override

@@ -113,10 +113,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                 v -> intIn(v, 1000, 100_000_000));
         boolean jaxrsGlobal = r.parse(ConfigKeys.JAXRS_GLOBAL, false, "'true' or 'false'", TollgateConfig::bool);
         ClientAddresses addresses = r.clientAddresses();
-        AllowList allowList = r.parse(ConfigKeys.ALLOW_LIST, AllowList.NONE, AllowList.SYNTAX, v -> {
-            someAddresses(v.replaceAll("(principal|role):[^,]*", ""));
-            return AllowList.parse(v);
-        });
+        AllowList allowList = r.parse(ConfigKeys.ALLOW_LIST, AllowList.NONE, AllowList.SYNTAX, AllowList::parse);
         Duration jitter = r.parse(ConfigKeys.RETRY_AFTER_JITTER, Duration.ZERO, "from 0s to 1h: " + Durations.SYNTAX,
                 v -> durationIn(v, Duration.ZERO, Duration.ofHours(1)));
         Plans plans = r.plans(addresses);
@@ -284,10 +281,8 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             boolean tls = parse(ConfigKeys.REDIS_TLS, false, "'true' or 'false'", TollgateConfig::bool);
             boolean pipelining = parse(ConfigKeys.REDIS_AUTO_PIPELINING, true, "'true' or 'false'", TollgateConfig::bool);
             String user = parse(ConfigKeys.REDIS_USER, null, OPAQUE, TollgateConfig::opaque);
-            String password = lookup.get(ConfigKeys.REDIS_PASSWORD).map(v -> {
-                ConfigValue hidden = new ConfigValue(v.key(), "****", v.source()); // never the password itself
-                return parse(hidden, null, OPAQUE, ignored -> opaque(v.value()));
-            }).orElse(null);
+            String password = secret(ConfigKeys.REDIS_PASSWORD);
+            Sentinel sentinelAuth = sentinelAuth();
 
             Optional<ConfigValue> uri = lookup.get(ConfigKeys.REDIS_URI);
             Optional<ConfigValue> cluster = lookup.get(ConfigKeys.REDIS_CLUSTER);
@@ -299,6 +294,12 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                 problems.add(Messages.BAD_VALUE + ": more than one of " + ConfigKeys.REDIS_URI + ", " + ConfigKeys.REDIS_CLUSTER
                         + " and " + ConfigKeys.REDIS_SENTINEL_MASTER + " is set. Accepted: exactly one Redis topology");
                 return null;
+            }
+            if (master.isEmpty() && sentinels.isEmpty()) {
+                sentinelOnly(ConfigKeys.REDIS_SENTINEL_USER, "unset");
+                sentinelOnly(ConfigKeys.REDIS_SENTINEL_PASSWORD, "unset");
+                sentinelOnly(ConfigKeys.REDIS_SENTINEL_DATABASE, "unset; a standalone server's database is the"
+                        + " URI's path, e.g. redis://host:6379/2, and a Cluster has database 0 only");
             }
             if (uri.isPresent()) {
                 ConfigValue shown = new ConfigValue(uri.get().key(), maskPassword(uri.get().value()), uri.get().source());
@@ -328,10 +329,41 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                 }
                 List<String> nodes = parse(sentinels.get(), null, NODES, TollgateConfig::nodes);
                 String masterName = parse(master.get(), null, OPAQUE, TollgateConfig::opaque);
-                return nodes == null || masterName == null ? null : new RedisSettings(RedisSettings.Topology.SENTINEL, nodes,
-                        masterName, tls, user, password, 0, timeout, pool, failures, openFor, pipelining);
+                return nodes == null || masterName == null || sentinelAuth == null ? null
+                        : new RedisSettings(RedisSettings.Topology.SENTINEL, nodes, masterName, tls, user, password,
+                                sentinelAuth.database(), timeout, pool, failures, openFor, pipelining, sentinelAuth.user(),
+                                sentinelAuth.password());
             }
             return null;
+        }
+
+        /** What the sentinels themselves need, and the master's database; {@code null} after a problem. */
+        private record Sentinel(String user, String password, int database) {
+        }
+
+        private Sentinel sentinelAuth() {
+            int before = problems.size();
+            String user = parse(ConfigKeys.REDIS_SENTINEL_USER, null, OPAQUE, TollgateConfig::opaque);
+            String password = secret(ConfigKeys.REDIS_SENTINEL_PASSWORD);
+            int database = parse(ConfigKeys.REDIS_SENTINEL_DATABASE, 0, "a whole number from 0 to 2147483647 (Redis"
+                    + " has databases 0 to 15 unless its 'databases' setting says more)", v -> intIn(v, 0, Integer.MAX_VALUE));
+            if (user != null && password == null && lookup.get(ConfigKeys.REDIS_SENTINEL_PASSWORD).isEmpty()) {
+                misfit(ConfigKeys.REDIS_SENTINEL_USER, "a sentinel user needs " + ConfigKeys.REDIS_SENTINEL_PASSWORD
+                        + ", which is not set", "a user together with " + ConfigKeys.REDIS_SENTINEL_PASSWORD);
+            }
+            return problems.size() > before ? null : new Sentinel(user, password, database);
+        }
+
+        /** A Sentinel key set without Sentinel: refused rather than silently ignored. */
+        private void sentinelOnly(String key, String accepted) {
+            lookup.get(key).ifPresent(v -> problems.add(Messages.badValue(secretKey(key) ? hidden(v) : v,
+                    "it applies only to Sentinel (" + ConfigKeys.REDIS_SENTINEL_MASTER + " and "
+                            + ConfigKeys.REDIS_SENTINEL_NODES + "), which is not configured", accepted)));
+        }
+
+        /** A password: checked like any opaque value, but shown as **** in every message. */
+        private String secret(String key) {
+            return lookup.get(key).map(v -> parse(hidden(v), null, OPAQUE, ignored -> opaque(v.value()))).orElse(null);
         }
 
         ClientAddresses clientAddresses() {
@@ -482,6 +514,15 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
     static final String NODES = "'host:port' entries separated by ',', e.g. '10.0.0.1:7000, 10.0.0.2:7001'";
     static final String OPAQUE = "up to 512 characters, no control characters";
 
+    private static boolean secretKey(String key) {
+        return key.equals(ConfigKeys.REDIS_PASSWORD) || key.equals(ConfigKeys.REDIS_SENTINEL_PASSWORD);
+    }
+
+    /** The value as messages show a password: never the password itself. */
+    private static ConfigValue hidden(ConfigValue v) {
+        return new ConfigValue(v.key(), "****", v.source());
+    }
+
     /** A user name, password or master name: anything a person can type. */
     static String opaque(String v) {
         if (v.length() > 512) {
@@ -610,7 +651,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         return uri.substring(0, colon + 1) + "****" + uri.substring(at);
     }
 
-    /** Addresses for trusted proxies or the allow-list: at least one, and never everyone. */
+    /** Addresses for trusted proxies: at least one, and never everyone. */
     static AddressRanges someAddresses(String text) {
         AddressRanges r = AddressRanges.parse(text);
         if (r.isEmpty()) {

@@ -3,6 +3,7 @@ package dev.tollgate.internal;
 import dev.tollgate.config.RedisSettings;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -13,6 +14,7 @@ import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
@@ -22,6 +24,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.util.Delay;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
@@ -66,8 +69,27 @@ public final class JedisPort implements RedisPort {
                 : null;
     }
 
-    /** A client for the configured topology. It connects lazily: nothing fails here if Redis is down. */
-    public static JedisPort create(RedisSettings settings) {
+    /**
+     * A port for the configured topology that makes its Jedis client on first use, and again on a
+     * later call while it could not (see {@link ConnectingPort}): nothing fails here if Redis is
+     * down, whatever the topology, and a server older than {@link RedisVersion#MINIMUM} is refused
+     * like an unreachable one.
+     */
+    public static RedisPort create(RedisSettings settings) {
+        Duration t = settings.timeout();
+        // An attempt asks each seed or sentinel in turn (connect and answer, at most 3/4 of the
+        // budget each), then the server its version: this bounds how long close() waits for one.
+        Duration attemptBound = t.multipliedBy(settings.nodes().size() + 2);
+        return new ConnectingPort(() -> connect(settings), ConnectingPort.threadPerAttempt("tollgate-redis-connect"),
+                t.dividedBy(4), attemptBound, settings.describe(),
+                settings.topology() == RedisSettings.Topology.CLUSTER ? JedisClusterCRC16::getSlot : null);
+    }
+
+    /**
+     * A Jedis client for the configured topology, made now: Cluster and Sentinel clients ask
+     * Redis for the topology as they are built, and throw if it does not answer.
+     */
+    static JedisPort connect(RedisSettings settings) {
         Duration t = settings.timeout();
         int borrow = millis(t, 4);
         int connect = millis(t, 4);
@@ -99,11 +121,19 @@ public final class JedisPort implements RedisPort {
             case SENTINEL: {
                 DefaultJedisClientConfig.Builder sentinelConfig = DefaultJedisClientConfig.builder()
                         .connectionTimeoutMillis(connect).socketTimeoutMillis(read).ssl(settings.tls());
+                // the sentinels' own credentials, which need not be the master's
+                if (settings.sentinelUser() != null) {
+                    sentinelConfig.user(settings.sentinelUser());
+                }
+                if (settings.sentinelPassword() != null) {
+                    sentinelConfig.password(settings.sentinelPassword());
+                }
                 RedisSentinelClient client = RedisSentinelClient.builder()
                         .masterName(settings.masterName())
                         .sentinels(hosts(settings.nodes()))
                         .clientConfig(config.database(settings.database()).build())
                         .sentinelClientConfig(sentinelConfig.build())
+                        .sentinelReconnectDelay(Delay.constant(SENTINEL_RECONNECT))
                         .poolConfig(pool)
                         .build();
                 return new JedisPort(client, settings.describe(), false,
@@ -120,8 +150,16 @@ public final class JedisPort implements RedisPort {
         }
     }
 
+    /**
+     * How long a sentinel listener waits before it subscribes again to a sentinel it lost. Jedis
+     * waits 5 s, and a closed client's listener ends only when that wait is over: a second bounds
+     * both how late a failover is learnt from a sentinel that came back and how long a listener
+     * thread outlives {@link #close()}.
+     */
+    static final Duration SENTINEL_RECONNECT = Duration.ofSeconds(1);
+
     /** A standalone client, as {@link #create} makes it. */
-    public static JedisPort standalone(RedisSettings settings) {
+    public static RedisPort standalone(RedisSettings settings) {
         return create(settings);
     }
 
@@ -231,6 +269,27 @@ public final class JedisPort implements RedisPort {
     @Override
     public String scriptLoad(String script, String routingKey) {
         return call(() -> jedis.scriptLoad(script, routingKey));
+    }
+
+    /**
+     * {@inheritDoc} An ACL user may be refused {@code INFO} (it is in {@code @dangerous}), or the
+     * command renamed away: then the server does not say, which is {@code null}, not a failure.
+     */
+    @Override
+    public String serverVersion(String routingKey) {
+        return call(() -> {
+            Object reply;
+            try {
+                reply = jedis.sendCommand(routingKey, Protocol.Command.INFO, "server");
+            } catch (JedisDataException e) {
+                String m = String.valueOf(e.getMessage());
+                if (m.startsWith("NOPERM") || m.contains("unknown command")) {
+                    return null;
+                }
+                throw e;
+            }
+            return RedisVersion.fromInfo(reply instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(reply));
+        });
     }
 
     /**

@@ -31,6 +31,8 @@ public final class Messages {
     public static final String REDIS_DOWN = "TOLLGATE-021";
     /** Redis answers again (logged once per recovery). */
     public static final String REDIS_UP = "TOLLGATE-022";
+    /** The Redis server is older than the scripts need; the failure mode applies until it is upgraded. */
+    public static final String REDIS_TOO_OLD = "TOLLGATE-023";
     /** A shadow policy would have refused a client (the first refusal of that client in a window). */
     public static final String SHADOW_DENIED = "TOLLGATE-030";
     /** A policy refused a client (the first refusal of that client in a window). */

@@ -28,6 +28,17 @@ public interface RedisPort extends AutoCloseable {
      */
     String scriptLoad(String script, String routingKey);
 
+    /**
+     * The version of the server that owns {@code routingKey} (the only server, outside a cluster),
+     * as its {@code INFO server} reports it in {@code redis_version}; {@code null} if it reports none
+     * or will not say (an ACL user without {@code INFO}).
+     *
+     * @throws UnsupportedOperationException from a port that cannot tell (the default)
+     */
+    default String serverVersion(String routingKey) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot tell the server's version");
+    }
+
     /** Whether the keys of one call must share a hash slot (Redis Cluster). */
     default boolean clustered() {
         return false;

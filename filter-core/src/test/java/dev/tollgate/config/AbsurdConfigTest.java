@@ -132,8 +132,12 @@ class AbsurdConfigTest {
             case ConfigKeys.POLICIES:
                 // a plan or policy named "0" or "NaN" is a name (refused only because its default or limits are missing)
                 return Pattern.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", v);
+            case ConfigKeys.REDIS_SENTINEL_DATABASE:
+                return Pattern.matches("[0-9]{1,10}", v) && Long.parseLong(v) <= Integer.MAX_VALUE;
             case ConfigKeys.REDIS_USER:
             case ConfigKeys.REDIS_PASSWORD:
+            case ConfigKeys.REDIS_SENTINEL_USER:
+            case ConfigKeys.REDIS_SENTINEL_PASSWORD:
             case ConfigKeys.REDIS_SENTINEL_MASTER:
                 // user names, passwords and master names are opaque: '-1' is a fine password
                 return v.length() <= 512 && v.chars().noneMatch(c -> c < 0x20 || c == 0x7f);
@@ -157,8 +161,15 @@ class AbsurdConfigTest {
         if (key.equals(ConfigKeys.REDIS_SENTINEL_MASTER)) {
             m.put(ConfigKeys.REDIS_SENTINEL_NODES, "127.0.0.1:26379"); // else the master alone is incomplete
         }
-        if (key.equals(ConfigKeys.REDIS_SENTINEL_NODES)) {
+        if (key.equals(ConfigKeys.REDIS_SENTINEL_NODES) || key.startsWith("tollgate.redis.sentinel.") && !key.equals(
+                ConfigKeys.REDIS_SENTINEL_MASTER)) {
             m.put(ConfigKeys.REDIS_SENTINEL_MASTER, "mymaster");
+        }
+        if (key.startsWith("tollgate.redis.sentinel.") && !key.equals(ConfigKeys.REDIS_SENTINEL_NODES)) {
+            m.put(ConfigKeys.REDIS_SENTINEL_NODES, "127.0.0.1:26379");
+        }
+        if (key.equals(ConfigKeys.REDIS_SENTINEL_USER)) {
+            m.put(ConfigKeys.REDIS_SENTINEL_PASSWORD, "pw"); // else the user alone is incomplete
         }
         if (key.equals(ConfigKeys.plan(PLAN, ConfigKeys.PLAN_VALUE))) {
             m.put(ConfigKeys.PLAN_SELECTOR, "header:X-Plan"); // else the plan's header value is not read at all
@@ -231,7 +242,8 @@ class AbsurdConfigTest {
                 return flaws;
             }
             String trimmed = value.trim();
-            String expectedValue = key.equals(ConfigKeys.REDIS_PASSWORD) ? "'****'" // a password is never shown
+            boolean secret = key.equals(ConfigKeys.REDIS_PASSWORD) || key.equals(ConfigKeys.REDIS_SENTINEL_PASSWORD);
+            String expectedValue = secret ? "'****'" // a password is never shown
                     : "'" + Messages.printable(key.equals(ConfigKeys.REDIS_URI) ? TollgateConfig.maskPassword(trimmed) : trimmed) + "'";
             for (String p : mine) {
                 if (trimmed.isEmpty() && p.startsWith(Messages.MISSING_VALUE)) {
@@ -260,7 +272,7 @@ class AbsurdConfigTest {
                 flaws.putIfAbsent(Flaw.CASCADE, "'" + shownValue + "' also blames: " + shorten(String.join(" | ", others)));
             }
             if ((key.equals(ConfigKeys.REDIS_URI) && e.getMessage().contains(SECRET))
-                    || (key.equals(ConfigKeys.REDIS_PASSWORD) && trimmed.length() > 4 && e.getMessage().contains(trimmed))) {
+                    || (secret && trimmed.length() > 4 && e.getMessage().contains(trimmed))) {
                 flaws.putIfAbsent(Flaw.PASSWORD_SHOWN, "'" + shownValue + "' -> " + shorten(e.getMessage()));
             }
             return flaws;

@@ -178,6 +178,75 @@ class TollgateConfigTest {
         assertEquals(3, e.problems().size(), e.getMessage());
     }
 
+    static Map<String, String> sentinel(String... keyValues) {
+        Map<String, String> m = new HashMap<>();
+        m.put("tollgate.policy.default.limits", "1/s");
+        m.put("tollgate.redis.sentinel.master", "mymaster");
+        m.put("tollgate.redis.sentinel.nodes", "10.0.0.1:26379, 10.0.0.2:26379");
+        for (int i = 0; i < keyValues.length; i += 2) {
+            m.put(keyValues[i], keyValues[i + 1]);
+        }
+        return m;
+    }
+
+    @Test
+    void theSentinelsHaveTheirOwnUserAndPasswordAndTheMasterADatabase() {
+        RedisSettings r = load(sentinel("tollgate.redis.user", "app", "tollgate.redis.password", "master-secret",
+                "tollgate.redis.sentinel.user", "watcher", "tollgate.redis.sentinel.password", "sentinel-secret",
+                "tollgate.redis.sentinel.database", "3")).redis();
+        assertEquals(RedisSettings.Topology.SENTINEL, r.topology());
+        assertEquals("app", r.user());
+        assertEquals("master-secret", r.password());
+        assertEquals("watcher", r.sentinelUser());
+        assertEquals("sentinel-secret", r.sentinelPassword());
+        assertEquals(3, r.database());
+        assertEquals("Redis master 'mymaster' as app:**** db 3 via sentinels watcher:****@[10.0.0.1:26379, 10.0.0.2:26379]",
+                r.describe());
+        assertFalse(r.toString().contains("secret"), r.toString());
+
+        RedisSettings plain = load(sentinel()).redis();
+        assertNull(plain.sentinelUser());
+        assertNull(plain.sentinelPassword());
+        assertEquals(0, plain.database());
+        assertEquals("Redis master 'mymaster' via sentinels [10.0.0.1:26379, 10.0.0.2:26379]", plain.describe());
+    }
+
+    @ParameterizedTest(name = "{0} = ''{1}''")
+    @CsvSource(delimiter = '|', value = {
+        "tollgate.redis.sentinel.database | -1        | '-1' (from test map) is not valid: it is outside 0..2147483647",
+        "tollgate.redis.sentinel.database | two       | 'two' (from test map) is not valid: it is not a whole number",
+        "tollgate.redis.sentinel.user     | watcher   | a sentinel user needs tollgate.redis.sentinel.password",
+        "tollgate.redis.sentinel.password | s3cr3t-pw | '****' (from test map) is not valid: it is outside",
+    })
+    void aBadSentinelValueIsRefusedNamingTheKey(String key, String value, String expected) {
+        Map<String, String> m = sentinel(key, value);
+        if (key.endsWith(".password")) {
+            m.put(key, "s3cr3t\u0007pw"); // a control character: refused, and still never shown
+            expected = "'****' (from test map) is not valid: it has a control character";
+        }
+        String message = problem(m).getMessage();
+        assertTrue(message.contains("TOLLGATE-001: " + key + " = "), message);
+        assertTrue(message.contains(expected), message);
+        assertFalse(message.contains("s3cr3t"), message);
+    }
+
+    @ParameterizedTest(name = "{0} with {2}")
+    @CsvSource(delimiter = '|', value = {
+        "tollgate.redis.sentinel.user     | watcher | tollgate.redis.uri     | redis://h:6379",
+        "tollgate.redis.sentinel.password | pw      | tollgate.redis.cluster | h:7000",
+        "tollgate.redis.sentinel.database | 2       | tollgate.redis.uri     | redis://h:6379",
+        "tollgate.redis.sentinel.database | 2       | tollgate.policies      | default",
+    })
+    void aSentinelKeyWithoutSentinelStopsStartUp(String key, String value, String otherKey, String otherValue) {
+        String message = problem(Map.of("tollgate.policy.default.limits", "1/s", key, value, otherKey, otherValue)).getMessage();
+        assertTrue(message.contains("TOLLGATE-001: " + key + " = '" + (key.endsWith("password") ? "****" : value)
+                + "' (from test map) is not valid: it applies only to Sentinel"), message);
+        assertTrue(message.contains(". Accepted: unset"), message);
+        if (key.endsWith("database")) {
+            assertTrue(message.contains("the URI's path, e.g. redis://host:6379/2"), message);
+        }
+    }
+
     @Test
     void aPasswordNeverAppearsInAMessage() {
         String message = problem(Map.of("tollgate.policy.default.limits", "1/s",

@@ -27,7 +27,7 @@ class RedisStoreAcrossSlotsIT {
 
     final ManualClock clock = new ManualClock();
     final String run = UUID.randomUUID().toString();
-    JedisPort jedis;
+    RedisPort jedis;
     SlottedPort port;
     RedisStore store;
     RedisStore other;

@@ -66,12 +66,38 @@ public final class RedisCluster implements AutoCloseable {
      * @param extraNodeArgs further {@code --option value} pairs for every node
      */
     public static RedisCluster start(String... extraNodeArgs) {
+        return start(null, extraNodeArgs);
+    }
+
+    /**
+     * Six ports for {@link #start(List, String...)}, each with its cluster bus port ({@code +10000})
+     * free now: a test can configure a client with them before any node runs.
+     */
+    public static List<Integer> choosePorts() {
+        List<Integer> ports = new ArrayList<>();
+        while (ports.size() < 2 * MASTERS) {
+            int p = portWithFreeBusPort();
+            if (!ports.contains(p) && !ports.contains(p + 10_000) && !ports.contains(p - 10_000)) {
+                ports.add(p);
+            }
+        }
+        return ports;
+    }
+
+    /**
+     * As {@link #start(String...)}, on the given six ports (from {@link #choosePorts()}); the first
+     * three become the masters.
+     */
+    public static RedisCluster start(List<Integer> ports, String... extraNodeArgs) {
+        if (ports != null && ports.size() != 2 * MASTERS) {
+            throw new IllegalArgumentException("a cluster of this fixture has " + 2 * MASTERS + " nodes, not " + ports.size());
+        }
         long t0 = System.nanoTime();
         List<RedisProcess> nodes = new ArrayList<>();
         RedisCluster cluster = null;
         try {
             for (int i = 0; i < 2 * MASTERS; i++) {
-                nodes.add(startNode(extraNodeArgs));
+                nodes.add(ports == null ? startNode(extraNodeArgs) : startNode(ports.get(i), extraNodeArgs));
             }
             long started = System.nanoTime();
             cluster = new RedisCluster(nodes, info(nodes.get(0), "server", "redis_version"));
@@ -341,6 +367,18 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     private static RedisProcess startNode(String... extraArgs) {
+        RuntimeException last = null;
+        for (int attempt = 0; attempt < 5; attempt++) {
+            try {
+                return startNode(portWithFreeBusPort(), extraArgs);
+            } catch (RuntimeException e) {
+                last = e; // the port was taken between the check and the start: try another
+            }
+        }
+        throw last;
+    }
+
+    private static RedisProcess startNode(int port, String... extraArgs) {
         List<String> args = new ArrayList<>(List.of(
                 "--cluster-enabled", "yes",
                 "--cluster-config-file", "nodes.conf",
@@ -348,15 +386,7 @@ public final class RedisCluster implements AutoCloseable {
                 "--cluster-replica-validity-factor", "0",
                 "--repl-diskless-sync-delay", "0"));
         args.addAll(List.of(extraArgs));
-        RuntimeException last = null;
-        for (int attempt = 0; attempt < 5; attempt++) {
-            try {
-                return TestRedis.startProcess(portWithFreeBusPort(), null, args.toArray(new String[0]));
-            } catch (RuntimeException e) {
-                last = e; // the port was taken between the check and the start: try another
-            }
-        }
-        throw last;
+        return TestRedis.startProcess(port, null, args.toArray(new String[0]));
     }
 
     private static final Random PORTS = new Random();

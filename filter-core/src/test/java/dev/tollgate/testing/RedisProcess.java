@@ -30,6 +30,8 @@ public final class RedisProcess implements RedisEndpoint, AutoCloseable {
     private final Path config;
     private int port;
     private Process process;
+    private volatile String authUser;
+    private volatile String authPassword;
 
     private RedisProcess(Path binary, String kind, String configText, List<String> extraArgs) {
         this.binary = binary;
@@ -88,6 +90,21 @@ public final class RedisProcess implements RedisEndpoint, AutoCloseable {
     @Override
     public String kind() {
         return kind;
+    }
+
+    /**
+     * The credentials {@link #command} sends first ({@code AUTH [user] password}), for a process
+     * started with {@code --requirepass} or ACL users; {@code user} may be {@code null}.
+     */
+    public RedisProcess auth(String user, String password) {
+        authUser = user;
+        authPassword = password;
+        return this;
+    }
+
+    @Override
+    public String command(String... args) {
+        return Resp.command(host(), port, authUser, authPassword, args);
     }
 
     public Path binary() {
@@ -202,7 +219,8 @@ public final class RedisProcess implements RedisEndpoint, AutoCloseable {
                 s.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
                 byte[] buf = new byte[7];
                 int n = s.getInputStream().read(buf);
-                if (n > 0 && new String(buf, 0, n, StandardCharsets.US_ASCII).startsWith("+PONG")) {
+                String reply = n > 0 ? new String(buf, 0, n, StandardCharsets.US_ASCII) : "";
+                if (reply.startsWith("+PONG") || reply.startsWith("-NOAUTH")) { // up, and asks for a password
                     return true;
                 }
             } catch (IOException e) {
@@ -246,7 +264,8 @@ public final class RedisProcess implements RedisEndpoint, AutoCloseable {
         }
     }
 
-    static int freePort() {
+    /** A loopback port free now, for a process to be started on later (another process may take it meanwhile). */
+    public static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             s.setReuseAddress(true);
             return s.getLocalPort();

@@ -35,6 +35,65 @@ public final class RedisSentinels implements AutoCloseable {
     public static final int FAILOVER_TIMEOUT_MILLIS = 5000;
     private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(40);
 
+    /**
+     * How to start them.
+     *
+     * @param sentinelPorts    the three sentinels' ports, 0 for a free one: a test can name sentinels
+     *                         in a client's configuration before they run
+     * @param masterPassword   {@code requirepass} (and {@code masterauth}) of the master and the
+     *                         replica, which the sentinels are given ({@code sentinel auth-pass}); or
+     *                         {@code null}
+     * @param sentinelUser     an ACL user on each sentinel (the default user then off); or {@code null}
+     * @param sentinelPassword the sentinels' own password ({@code requirepass}, or the ACL user's),
+     *                         which they also use with each other; or {@code null}
+     */
+    public record Setup(List<Integer> sentinelPorts, String masterPassword, String sentinelUser, String sentinelPassword) {
+
+        public static final Setup DEFAULT = new Setup(List.of(0, 0, 0), null, null, null);
+
+        public Setup onPorts(List<Integer> ports) {
+            return new Setup(List.copyOf(ports), masterPassword, sentinelUser, sentinelPassword);
+        }
+
+        public Setup masterPassword(String password) {
+            return new Setup(sentinelPorts, password, sentinelUser, sentinelPassword);
+        }
+
+        public Setup sentinelAuth(String user, String password) {
+            return new Setup(sentinelPorts, masterPassword, user, password);
+        }
+
+        String sentinelConfig(RedisProcess master) {
+            StringBuilder c = new StringBuilder()
+                    .append("sentinel monitor " + MASTER_NAME + " " + master.host() + " " + master.port() + " 2\n")
+                    .append("sentinel down-after-milliseconds " + MASTER_NAME + " " + DOWN_AFTER_MILLIS + "\n")
+                    .append("sentinel failover-timeout " + MASTER_NAME + " " + FAILOVER_TIMEOUT_MILLIS + "\n")
+                    .append("sentinel parallel-syncs " + MASTER_NAME + " 1\n");
+            if (masterPassword != null) {
+                c.append("sentinel auth-pass " + MASTER_NAME + " " + masterPassword + "\n");
+            }
+            if (sentinelUser != null) {
+                c.append("user default off\n")
+                        .append("user " + sentinelUser + " on >" + sentinelPassword + " allchannels +@all\n")
+                        .append("sentinel sentinel-user " + sentinelUser + "\n")
+                        .append("sentinel sentinel-pass " + sentinelPassword + "\n");
+            } else if (sentinelPassword != null) {
+                c.append("requirepass " + sentinelPassword + "\n")
+                        .append("sentinel sentinel-pass " + sentinelPassword + "\n");
+            }
+            return c.toString();
+        }
+
+        String[] serverArgs(String... more) {
+            List<String> args = new ArrayList<>(List.of("--repl-diskless-sync-delay", "0"));
+            if (masterPassword != null) {
+                args.addAll(List.of("--requirepass", masterPassword, "--masterauth", masterPassword));
+            }
+            args.addAll(List.of(more));
+            return args.toArray(new String[0]);
+        }
+    }
+
     private final List<RedisProcess> servers = new ArrayList<>();
     private final List<RedisProcess> sentinels = new ArrayList<>();
     private long killedAtNanos;
@@ -45,13 +104,18 @@ public final class RedisSentinels implements AutoCloseable {
 
     /** Starts the master, the replica and three sentinels, and waits until they all know each other. */
     public static RedisSentinels start() {
+        return start(Setup.DEFAULT);
+    }
+
+    /** The same, as {@code setup} says. */
+    public static RedisSentinels start(Setup setup) {
         long t0 = System.nanoTime();
         RedisSentinels s = new RedisSentinels();
         try {
-            RedisProcess master = TestRedis.startProcess(0, null, "--repl-diskless-sync-delay", "0");
+            RedisProcess master = TestRedis.startProcess(0, null, setup.serverArgs()).auth(null, setup.masterPassword());
             s.servers.add(master);
-            s.servers.add(TestRedis.startProcess(0, null, "--replicaof", master.host(), Integer.toString(master.port()),
-                    "--repl-diskless-sync-delay", "0"));
+            s.servers.add(TestRedis.startProcess(0, null, setup.serverArgs("--replicaof", master.host(),
+                    Integer.toString(master.port()))).auth(null, setup.masterPassword()));
             s.await("the replica to be attached and in sync", SETUP_TIMEOUT, () -> {
                 RedisProcess replica = s.servers.get(1);
                 String link = RedisCluster.info(replica, "replication", "master_link_status");
@@ -59,12 +123,10 @@ public final class RedisSentinels implements AutoCloseable {
                 return "up".equals(link) && "0".equals(syncing) ? null
                         : replica.address() + " has master_link_status:" + link + ", master_sync_in_progress:" + syncing;
             });
-            String config = "sentinel monitor " + MASTER_NAME + " " + master.host() + " " + master.port() + " 2\n"
-                    + "sentinel down-after-milliseconds " + MASTER_NAME + " " + DOWN_AFTER_MILLIS + "\n"
-                    + "sentinel failover-timeout " + MASTER_NAME + " " + FAILOVER_TIMEOUT_MILLIS + "\n"
-                    + "sentinel parallel-syncs " + MASTER_NAME + " 1\n";
-            for (int i = 0; i < 3; i++) {
-                s.sentinels.add(TestRedis.startProcess(0, config, "--sentinel"));
+            String config = setup.sentinelConfig(master);
+            for (int port : setup.sentinelPorts()) {
+                s.sentinels.add(TestRedis.startProcess(port, config, "--sentinel")
+                        .auth(setup.sentinelUser(), setup.sentinelPassword()));
             }
             long started = System.nanoTime();
             s.await("every sentinel to know the master, its replica and the two other sentinels", SETUP_TIMEOUT, () -> {

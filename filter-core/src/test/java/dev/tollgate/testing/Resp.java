@@ -17,21 +17,41 @@ final class Resp {
     }
 
     static String command(String host, int port, String... args) {
+        return command(host, port, null, null, args);
+    }
+
+    /**
+     * One command, after {@code AUTH [user] password} on the same connection when a password is
+     * given; a refused AUTH is the reply ({@code ERR:...}).
+     */
+    static String command(String host, int port, String user, String password, String... args) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(host, port), 2000);
             s.setSoTimeout(5000);
             OutputStream out = s.getOutputStream();
-            StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");
-            for (String a : args) {
-                byte[] b = a.getBytes(StandardCharsets.UTF_8);
-                sb.append('$').append(b.length).append("\r\n").append(a).append("\r\n");
+            InputStream in = new BufferedInputStream(s.getInputStream());
+            if (password != null) {
+                write(out, user == null ? new String[] {"AUTH", password} : new String[] {"AUTH", user, password});
+                String auth = read(in);
+                if (auth == null || auth.startsWith("ERR:")) {
+                    return auth;
+                }
             }
-            out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            return read(new BufferedInputStream(s.getInputStream()));
+            write(out, args);
+            return read(in);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static void write(OutputStream out, String... args) throws IOException {
+        StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");
+        for (String a : args) {
+            byte[] b = a.getBytes(StandardCharsets.UTF_8);
+            sb.append('$').append(b.length).append("\r\n").append(a).append("\r\n");
+        }
+        out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+        out.flush();
     }
 
     private static String read(InputStream in) throws IOException {
