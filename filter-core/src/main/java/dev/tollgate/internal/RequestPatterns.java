@@ -10,13 +10,33 @@ import java.util.regex.Pattern;
 /**
  * The {@code match} syntax: {@code [METHOD[|METHOD]] /pattern}, entries separated by commas. In a
  * pattern {@code *} matches within one segment and {@code **} matches any number of segments.
- * Matching is linear in the path's segments (no backtracking blow-up on hostile paths).
+ *
+ * <p>A pattern covers every spelling of a request that the application serves the same way, so
+ * that a client cannot step around a policy (or a cost) by spelling its request differently:
+ * <ul>
+ *   <li>A path is matched in one canonical form, built here and nowhere else: path parameters
+ *       ({@code ;a=b}, from a {@code ;} to the end of its segment) are removed from every segment,
+ *       empty segments ({@code //}, a trailing {@code /}) are dropped, and {@code .} and
+ *       {@code ..} segments are resolved, in that order. That is how Tomcat routes a request to a
+ *       servlet and Jersey to a resource method: {@code /login/}, {@code /login;a=b} and
+ *       {@code /x/../login} all reach {@code /login}. A pattern cannot name parameters or dot
+ *       segments, and its empty segments are dropped the same way.</li>
+ *   <li>An entry naming {@code GET} also covers {@code HEAD}: servlets and JAX-RS resources answer
+ *       {@code HEAD} with the {@code GET} handler. An entry naming only {@code HEAD} covers only
+ *       {@code HEAD}. Methods are compared as sent, case-sensitively, as the containers dispatch
+ *       them.</li>
+ * </ul>
+ *
+ * <p>For a given pattern, matching takes time linear in the path's length however the path is
+ * built (no backtracking blow-up on hostile paths), allocates two index arrays, and never throws.
+ * Matchers are immutable and thread-safe.
  */
 public final class RequestPatterns {
 
     public static final String SYNTAX = "'[METHOD[|METHOD]] /path/pattern', several separated by ',',"
-            + " e.g. '/api/**', 'POST /login', 'GET|HEAD /search/**'; '*' matches within one path segment,"
-            + " '**' any number of segments";
+            + " e.g. '/api/**', 'POST /login', 'GET /search/**'; '*' matches within one path segment,"
+            + " '**' any number of segments; GET also covers HEAD; paths are matched without ';' parameters,"
+            + " empty and dot segments, so the pattern may not contain ';', '.' or '..' segments";
 
     private static final Pattern METHOD = Pattern.compile("[A-Z][A-Z0-9_-]{0,31}");
 
@@ -46,6 +66,9 @@ public final class RequestPatterns {
                         throw new IllegalArgumentException("'" + entry + "': '" + m + "' is not an HTTP method");
                     }
                     methods.add(upper);
+                }
+                if (methods.contains("GET")) {
+                    methods.add("HEAD"); // HEAD runs the GET handler in servlets and JAX-RS
                 }
                 methods = Set.copyOf(methods);
                 path = words[1];
@@ -96,49 +119,99 @@ public final class RequestPatterns {
     private record Glob(String[] parts) {
     }
 
-    /** Each segment is a literal String, STAR, DOUBLE_STAR or a {@link Glob}. */
+    /**
+     * Each segment is a literal String, STAR, DOUBLE_STAR or a {@link Glob}. Empty segments are
+     * dropped as in a path; what a canonical path never holds is refused, for it could never match.
+     */
     private static Object[] compile(String path, String entry) {
-        String[] parts = path.substring(1).split("/", -1);
-        Object[] out = new Object[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            String p = parts[i];
+        if (path.indexOf(';') >= 0) {
+            throw new IllegalArgumentException("'" + entry + "': ';' starts path parameters, which matching ignores;"
+                    + " name the path without them");
+        }
+        List<Object> out = new ArrayList<>();
+        for (String p : path.substring(1).split("/")) {
+            if (p.isEmpty()) {
+                continue;
+            }
+            if (p.equals(".") || p.equals("..")) {
+                throw new IllegalArgumentException("'" + entry + "': '" + p + "' segments are resolved before matching;"
+                        + " name the path they lead to");
+            }
             if (p.equals("**")) {
-                out[i] = DOUBLE_STAR;
+                out.add(DOUBLE_STAR);
             } else if (p.equals("*")) {
-                out[i] = STAR;
+                out.add(STAR);
             } else if (p.contains("**")) {
                 throw new IllegalArgumentException("'" + entry + "': '**' must be a whole segment");
             } else if (p.contains("*")) {
-                out[i] = new Glob(p.split("\\*", -1));
+                out.add(new Glob(p.split("\\*", -1)));
             } else {
-                out[i] = p;
+                out.add(p);
             }
         }
-        return out;
+        return out.toArray();
     }
 
     /**
-     * Greedy wildcard matching over segments, '**' playing the part of '*' in a glob: linear in
-     * the segments, however the path is built. Segments are index ranges of the path; nothing is
-     * split or copied.
+     * The canonical segments of a path as index ranges {@code [starts[i], ends[i])} into it, in
+     * {@code starts[0..count)}: each segment cut at its first ';', empty and '.' segments skipped,
+     * '..' dropping the segment before it (at the root it stays at the root). One pass; nothing
+     * is split or copied.
+     */
+    private static final class Canonical {
+        final int[] starts;
+        final int[] ends;
+        int count;
+
+        Canonical(String path) {
+            int slashes = 0;
+            for (int k = 0; k < path.length(); k++) {
+                if (path.charAt(k) == '/') {
+                    slashes++;
+                }
+            }
+            starts = new int[slashes + 1];
+            ends = new int[slashes + 1];
+            int from = 0;
+            while (from <= path.length()) {
+                int end = path.indexOf('/', from);
+                if (end < 0) {
+                    end = path.length();
+                }
+                int stop = from;
+                while (stop < end && path.charAt(stop) != ';') {
+                    stop++;
+                }
+                int length = stop - from;
+                if (length == 2 && path.charAt(from) == '.' && path.charAt(from + 1) == '.') {
+                    count = Math.max(0, count - 1);
+                } else if (length > 0 && !(length == 1 && path.charAt(from) == '.')) {
+                    starts[count] = from;
+                    ends[count] = stop;
+                    count++;
+                }
+                from = end + 1;
+            }
+        }
+    }
+
+    /** The canonical form of a path that matching uses, as a string: {@code /a;x=1//b/} is {@code /a/b}. */
+    public static String canonical(String path) {
+        Canonical c = new Canonical(path);
+        StringBuilder sb = new StringBuilder(path.length() + 1);
+        for (int i = 0; i < c.count; i++) {
+            sb.append('/').append(path, c.starts[i], c.ends[i]);
+        }
+        return sb.length() == 0 ? "/" : sb.toString();
+    }
+
+    /**
+     * Greedy wildcard matching over the canonical segments, '**' playing the part of '*' in a
+     * glob: linear in the segments, however the path is built.
      */
     private static boolean matchSegments(Object[] pattern, String path) {
-        int from = path.startsWith("/") ? 1 : 0;
-        int count = 1;
-        for (int k = from; k < path.length(); k++) {
-            if (path.charAt(k) == '/') {
-                count++;
-            }
-        }
-        int[] starts = new int[count + 1];
-        int s = 0;
-        starts[s++] = from;
-        for (int k = from; k < path.length(); k++) {
-            if (path.charAt(k) == '/') {
-                starts[s++] = k + 1;
-            }
-        }
-        starts[count] = path.length() + 1;
+        Canonical c = new Canonical(path);
+        int count = c.count;
         int i = 0;
         int j = 0;
         int starI = -1;
@@ -147,7 +220,7 @@ public final class RequestPatterns {
             if (i < pattern.length && pattern[i] == DOUBLE_STAR) {
                 starI = i++;
                 starJ = j;
-            } else if (i < pattern.length && segmentMatches(pattern[i], path, starts[j], starts[j + 1] - 1)) {
+            } else if (i < pattern.length && segmentMatches(pattern[i], path, c.starts[j], c.ends[j])) {
                 i++;
                 j++;
             } else if (starI >= 0) {
