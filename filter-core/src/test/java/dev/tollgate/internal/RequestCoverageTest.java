@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tollgate.Costs;
 import dev.tollgate.RequestMatcher;
+import dev.tollgate.testing.PathVariants;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -18,20 +19,14 @@ import net.jqwik.api.Provide;
 /**
  * Coverage: a policy (and a cost) holds for every request the application serves the same way.
  *
- * <p>The reference model of "served the same way" is what Tomcat's servlet routing and Jersey's
- * resource routing treat as one path (found by experiment, see the coverage ITs of the adapters):
- * path parameters ({@code ;a=b}) on any segment are ignored, empty segments ({@code //}, a
- * trailing {@code /}) are ignored, {@code .} and {@code ..} segments are resolved (after the
- * parameters are removed, as Tomcat does: {@code ..;x} is {@code ..}); and {@code HEAD} runs the
- * {@code GET} handler. Paths here are as an adapter's view gives them: decoded.
+ * <p>The reference model of "served the same way" is {@link PathVariants}: what Tomcat's servlet
+ * routing and Jersey's resource routing treat as one path (path parameters, empty segments and
+ * dot segments do not count), and {@code HEAD} runs the {@code GET} handler. Paths here are as an
+ * adapter's view gives them: decoded. The adapters' coverage ITs send the same spellings over HTTP.
  */
 class RequestCoverageTest {
 
     private static final List<String> METHODS = List.of("GET", "HEAD", "POST", "PUT", "OPTIONS");
-
-    /** A segment of the canonical path with what a client may add around it without changing its meaning. */
-    record Decorated(String name, String before, String after) {
-    }
 
     /** A canonical path and one spelling of it that the application serves the same way. */
     record Variant(List<String> canonical, String spelled) {
@@ -91,28 +86,10 @@ class RequestCoverageTest {
         return Arbitraries.of("a", "b", "ab", "ba", "x.png", "7");
     }
 
+    /** A canonical path and one spelling of it, as an adapter's view shows it, after the reference model. */
     @Provide
     Arbitrary<Variant> variants() {
-        Arbitrary<String> before = Arbitraries.of("", "", "/", "./", "zz/../", "q;p/../", ".;x/", ";j/");
-        Arbitrary<String> after = Arbitraries.of("", "", ";a=b", ";", ";x;y=1,2");
-        Arbitrary<List<Decorated>> segments = Combinators.combine(names(), before, after).as(Decorated::new)
-                .list().ofMaxSize(4);
-        Arbitrary<String> tail = Arbitraries.of("", "", "/", "//", "/.", "/;a=b", "/zz/..", "/zz/..;");
-        Arbitrary<String> lead = Arbitraries.of("/", "/", "//", "/./");
-        return Combinators.combine(lead, segments, tail).as((l, segs, t) -> {
-            List<String> canonical = new ArrayList<>();
-            StringBuilder spelled = new StringBuilder(l);
-            for (int i = 0; i < segs.size(); i++) {
-                Decorated d = segs.get(i);
-                canonical.add(d.name());
-                if (i > 0) {
-                    spelled.append('/');
-                }
-                spelled.append(d.before()).append(d.name()).append(d.after());
-            }
-            spelled.append(t);
-            return new Variant(canonical, spelled.toString());
-        });
+        return names().list().ofMaxSize(4).flatMap(segments -> PathVariants.decoded(segments).map(s -> new Variant(segments, s)));
     }
 
     private static Arbitrary<List<String>> patterns() {
@@ -138,24 +115,8 @@ class RequestCoverageTest {
 
     // ---- reference model ----
 
-    /** The reference canonical form: segments without parameters, no empty ones, dots resolved. */
-    static List<String> canonical(String path) {
-        List<String> out = new ArrayList<>();
-        for (String raw : path.split("/", -1)) {
-            int semicolon = raw.indexOf(';');
-            String segment = semicolon < 0 ? raw : raw.substring(0, semicolon);
-            if (segment.isEmpty() || segment.equals(".")) {
-                continue;
-            }
-            if (segment.equals("..")) {
-                if (!out.isEmpty()) {
-                    out.remove(out.size() - 1);
-                }
-                continue;
-            }
-            out.add(segment);
-        }
-        return out;
+    private static List<String> canonical(String path) {
+        return PathVariants.canonical(path);
     }
 
     /** Whether an entry covers a method and canonical path: naive recursive matching, HEAD as GET. */
