@@ -33,9 +33,10 @@ public interface RequestMatcher {
      *
      * <p>A pattern covers every spelling the application serves the same way: an entry naming
      * {@code GET} also covers {@code HEAD}, and the path is matched without path parameters
-     * ({@code ;a=b} on any segment), empty segments (a trailing or doubled {@code /}) and dot
-     * segments ({@code .}, {@code ..}, resolved), as servlet containers and JAX-RS runtimes route
-     * it. So {@code /login} matches {@code /login/}, {@code /login;a=b} and {@code /x/../login}.
+     * ({@code ;a=b} on any segment) and trailing slashes, as servlet containers and JAX-RS
+     * runtimes route it, and also with empty and dot segments resolved. So {@code /login} matches
+     * {@code /login/}, {@code /login;a=b} and {@code /x/../login}, and {@code /files/*} matches
+     * {@code /files/..}, which JAX-RS routes to {@code files/{name}}.
      *
      * @throws IllegalArgumentException naming what is wrong and what is accepted
      */

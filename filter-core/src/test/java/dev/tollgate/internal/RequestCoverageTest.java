@@ -1,6 +1,7 @@
 package dev.tollgate.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.Costs;
 import dev.tollgate.RequestMatcher;
@@ -20,18 +21,18 @@ import net.jqwik.api.Provide;
  * Coverage: a policy (and a cost) holds for every request the application serves the same way.
  *
  * <p>The reference model of "served the same way" is {@link PathVariants}: what Tomcat's servlet
- * routing and Jersey's resource routing treat as one path (path parameters, empty segments and
- * dot segments do not count), and {@code HEAD} runs the {@code GET} handler. Paths here are as an
- * adapter's view gives them: decoded. The adapters' coverage ITs send the same spellings over HTTP.
+ * routing and Jersey's resource routing treat as one path, and {@code HEAD} running the {@code GET}
+ * handler. Paths here are as an adapter's view gives them: decoded. The adapters' coverage ITs
+ * send the same spellings over HTTP to a real Tomcat and a real Jersey.
  */
 class RequestCoverageTest {
 
     private static final List<String> METHODS = List.of("GET", "HEAD", "POST", "PUT", "OPTIONS");
 
-    /** A canonical path and one spelling of it that the application serves the same way. */
-    record Variant(List<String> canonical, String spelled) {
-        String canonicalPath() {
-            return "/" + String.join("/", canonical);
+    /** A path and one spelling of it. */
+    record Spelling(List<String> path, String spelled) {
+        String pathText() {
+            return "/" + String.join("/", path);
         }
     }
 
@@ -42,37 +43,57 @@ class RequestCoverageTest {
         }
     }
 
+    /** The spellings both adapters' views show for one request (parameters, a trailing slash) match exactly as the path. */
     @Property(tries = 2000)
-    void aPolicyMatchesEveryVariantTheApplicationServesLikeTheCanonicalPath(
-            @ForAll("entries") Entry entry, @ForAll("variants") Variant v, @ForAll("methods") String method) {
+    void aPolicyMatchesEverySpellingAViewShowsForTheRequestExactlyAsThePath(
+            @ForAll("entries") Entry entry, @ForAll("viewed") Spelling v, @ForAll("methods") String method) {
         RequestMatcher m = RequestMatcher.parse(entry.text());
-        assertEquals(m.matches(method, v.canonicalPath()), m.matches(method, v.spelled()),
-                entry.text() + " on " + method + " " + v.spelled() + " vs " + v.canonicalPath());
+        assertEquals(m.matches(method, v.pathText()), m.matches(method, v.spelled()),
+                entry.text() + " on " + method + " " + v.spelled() + " vs " + v.pathText());
+    }
+
+    /** The spellings a servlet container resolves to the path ('//', '.', '..') are covered wherever the path is. */
+    @Property(tries = 2000)
+    void aPolicyCoversEverySpellingAServletContainerResolvesToThePath(
+            @ForAll("entries") Entry entry, @ForAll("resolvable") Spelling v, @ForAll("methods") String method) {
+        RequestMatcher m = RequestMatcher.parse(entry.text());
+        if (m.matches(method, v.pathText())) {
+            assertTrue(m.matches(method, v.spelled()), entry.text() + " on " + method + " " + v.spelled() + " vs " + v.pathText());
+        }
     }
 
     @Property(tries = 1000)
     void headIsMatchedExactlyWhereGetIsForEntriesNamingGet(
-            @ForAll("entriesNamingGet") Entry entry, @ForAll("variants") Variant v) {
+            @ForAll("entriesNamingGet") Entry entry, @ForAll("viewed") Spelling v) {
         RequestMatcher m = RequestMatcher.parse(entry.text());
-        assertEquals(m.matches("GET", v.canonicalPath()), m.matches("HEAD", v.spelled()),
-                entry.text() + " on HEAD " + v.spelled() + " vs GET " + v.canonicalPath());
+        assertEquals(m.matches("GET", v.pathText()), m.matches("HEAD", v.spelled()),
+                entry.text() + " on HEAD " + v.spelled() + " vs GET " + v.pathText());
     }
 
     @Property(tries = 1000)
-    void aCostChargesEveryVariantAndHeadAsTheCanonicalGet(
-            @ForAll("entriesNamingGet") Entry entry, @ForAll("variants") Variant v) {
+    void aCostChargesEverySpellingAndHeadAsThePathByGet(
+            @ForAll("entriesNamingGet") Entry entry, @ForAll("viewed") Spelling v, @ForAll("methods") String method) {
         Costs costs = Costs.parse("10 " + entry.text() + ", 1");
-        assertEquals(costs.of("GET", v.canonicalPath()), costs.of("HEAD", v.spelled()),
-                "cost " + costs + " on HEAD " + v.spelled() + " vs GET " + v.canonicalPath());
+        String head = method.equals("GET") ? "HEAD" : method;
+        assertEquals(costs.of(method, v.pathText()), costs.of(head, v.spelled()),
+                "cost " + costs + " on " + head + " " + v.spelled() + " vs " + method + " " + v.pathText());
     }
 
-    /** Any path at all, against the reference: canonicalise as the model says, then match naively. */
-    @Property(tries = 2000)
-    void anyPathMatchesAsItsCanonicalFormUnderTheReferenceModel(
+    /** Any path at all, against the reference: read both ways as the model says, then match naively. */
+    @Property(tries = 3000)
+    void anyPathMatchesAsTheReferenceModelSays(
             @ForAll("entries") Entry entry, @ForAll("rawPaths") String path, @ForAll("methods") String method) {
         RequestMatcher m = RequestMatcher.parse(entry.text());
-        assertEquals(model(entry, method, canonical(path)), m.matches(method, path),
-                entry.text() + " on " + method + " " + path + " (canonical " + canonical(path) + ")");
+        List<String> routed = PathVariants.routed(path);
+        List<String> resolved = PathVariants.resolved(path);
+        assertEquals(model(entry, method, routed) || model(entry, method, resolved), m.matches(method, path),
+                entry.text() + " on " + method + " " + path + " (routed " + routed + ", resolved " + resolved + ")");
+    }
+
+    @Property(tries = 1000)
+    void theTwoReadingsOfAPathAreTheModels(@ForAll("rawPaths") String path) {
+        assertEquals("/" + String.join("/", PathVariants.routed(path)), RequestPatterns.routed(path), path);
+        assertEquals("/" + String.join("/", PathVariants.resolved(path)), RequestPatterns.resolved(path), path);
     }
 
     // ---- generators ----
@@ -82,14 +103,18 @@ class RequestCoverageTest {
         return Arbitraries.of(METHODS);
     }
 
-    private static Arbitrary<String> names() {
-        return Arbitraries.of("a", "b", "ab", "ba", "x.png", "7");
+    private static Arbitrary<List<String>> paths() {
+        return Arbitraries.of("a", "b", "ab", "ba", "x.png", "7").list().ofMaxSize(4);
     }
 
-    /** A canonical path and one spelling of it, as an adapter's view shows it, after the reference model. */
     @Provide
-    Arbitrary<Variant> variants() {
-        return names().list().ofMaxSize(4).flatMap(segments -> PathVariants.decoded(segments).map(s -> new Variant(segments, s)));
+    Arbitrary<Spelling> viewed() {
+        return paths().flatMap(p -> PathVariants.viewed(p).map(s -> new Spelling(p, s)));
+    }
+
+    @Provide
+    Arbitrary<Spelling> resolvable() {
+        return paths().flatMap(p -> PathVariants.resolvable(p).map(s -> new Spelling(p, s)));
     }
 
     private static Arbitrary<List<String>> patterns() {
@@ -115,11 +140,7 @@ class RequestCoverageTest {
 
     // ---- reference model ----
 
-    private static List<String> canonical(String path) {
-        return PathVariants.canonical(path);
-    }
-
-    /** Whether an entry covers a method and canonical path: naive recursive matching, HEAD as GET. */
+    /** Whether an entry covers a method and a path read one way: naive recursive matching, HEAD as GET. */
     static boolean model(Entry entry, String method, List<String> path) {
         if (entry.methods() != null) {
             Set<String> named = Set.of(entry.methods().split("\\|"));

@@ -154,6 +154,7 @@ class CoverageIT {
             {"GET", "/api/files/a//", "files"},
             {"GET", "/api/files/a;v=2", "files"},
             {"GET", "/api/files/a%3Bv=2", "files"},
+            {"GET", "/api/files/..", "404"},
         };
         for (String[] row : table) {
             Spelled r = new Spelled(row[2], row[0], row[1]);
