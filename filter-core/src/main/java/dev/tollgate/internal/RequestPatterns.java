@@ -41,8 +41,7 @@ public final class RequestPatterns {
 
     public static final String SYNTAX = "'[METHOD[|METHOD]] /path/pattern', several separated by ',',"
             + " e.g. '/api/**', 'POST /login', 'GET /search/**'; '*' matches within one path segment,"
-            + " '**' any number of segments; GET also covers HEAD; paths are matched without ';' parameters"
-            + " and trailing '/', so a pattern may not contain ';', '.' or '..' segments";
+            + " '**' any number of segments; GET covers HEAD too; no ';', '.' or '..' in a pattern";
 
     private static final Pattern METHOD = Pattern.compile("[A-Z][A-Z0-9_-]{0,31}");
 
