@@ -44,7 +44,7 @@ class RequestCoverageTest {
     }
 
     /** The spellings both adapters' views show for one request (parameters, a trailing slash) match exactly as the path. */
-    @Property(tries = 2000)
+    @Property(tries = 1000)
     void aPolicyMatchesEverySpellingAViewShowsForTheRequestExactlyAsThePath(
             @ForAll("entries") Entry entry, @ForAll("viewed") Spelling v, @ForAll("methods") String method) {
         RequestMatcher m = RequestMatcher.parse(entry.text());
@@ -53,7 +53,7 @@ class RequestCoverageTest {
     }
 
     /** The spellings a servlet container resolves to the path ('//', '.', '..') are covered wherever the path is. */
-    @Property(tries = 2000)
+    @Property(tries = 1000)
     void aPolicyCoversEverySpellingAServletContainerResolvesToThePath(
             @ForAll("entries") Entry entry, @ForAll("resolvable") Spelling v, @ForAll("methods") String method) {
         RequestMatcher m = RequestMatcher.parse(entry.text());
@@ -80,7 +80,7 @@ class RequestCoverageTest {
     }
 
     /** Any path at all, against the reference: read both ways as the model says, then match naively. */
-    @Property(tries = 3000)
+    @Property(tries = 1500)
     void anyPathMatchesAsTheReferenceModelSays(
             @ForAll("entries") Entry entry, @ForAll("rawPaths") String path, @ForAll("methods") String method) {
         RequestMatcher m = RequestMatcher.parse(entry.text());
@@ -94,6 +94,16 @@ class RequestCoverageTest {
     void theTwoReadingsOfAPathAreTheModels(@ForAll("rawPaths") String path) {
         assertEquals("/" + String.join("/", PathVariants.routed(path)), RequestPatterns.routed(path), path);
         assertEquals("/" + String.join("/", PathVariants.resolved(path)), RequestPatterns.resolved(path), path);
+    }
+
+    /** Whatever the client sent, matching answers (it fails here by throwing). */
+    @Property(tries = 500)
+    void matchingNeverThrows(@ForAll("entries") Entry entry, @ForAll String path, @ForAll String method) {
+        RequestMatcher m = RequestMatcher.parse(entry.text());
+        m.matches(method, path);
+        m.matches(null, path);
+        m.matches(method, null);
+        Costs.parse("3 " + entry.text() + ", 1").of(method, path);
     }
 
     // ---- generators ----
