@@ -7,7 +7,9 @@ import java.util.List;
 /**
  * What a request costs under a policy: a fixed number, or a number per route and method, e.g.
  * {@code 10 GET /export/**, 2 POST /**, 1}. Entries are tried in order; a bare number matches
- * every request; a request no entry matches costs 1.
+ * every request; a request no entry matches costs 1. Entries match as {@code match} does
+ * ({@link RequestMatcher#parse}): {@code HEAD} costs what {@code GET} costs, and every spelling of
+ * a path the application serves the same way costs the same.
  *
  * <p>Immutable and thread-safe.
  */

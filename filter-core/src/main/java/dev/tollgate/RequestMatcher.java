@@ -28,8 +28,15 @@ public interface RequestMatcher {
     /**
      * Parses the {@code match} syntax: one or more comma-separated entries, each an optional
      * method (or several joined by {@code |}) and a path pattern: {@code /api/**},
-     * {@code POST /login}, {@code GET|HEAD /search/**}. In a pattern {@code *} matches within one
+     * {@code POST /login}, {@code GET /search/**}. In a pattern {@code *} matches within one
      * path segment and {@code **} matches any number of whole segments, including none.
+     *
+     * <p>A pattern covers every spelling the application serves the same way: an entry naming
+     * {@code GET} also covers {@code HEAD}, and the path is matched without path parameters
+     * ({@code ;a=b} on any segment) and trailing slashes, as servlet containers and JAX-RS
+     * runtimes route it, and also with empty and dot segments resolved. So {@code /login} matches
+     * {@code /login/}, {@code /login;a=b} and {@code /x/../login}, and {@code /files/*} matches
+     * {@code /files/..}, which JAX-RS routes to {@code files/{name}}.
      *
      * @throws IllegalArgumentException naming what is wrong and what is accepted
      */

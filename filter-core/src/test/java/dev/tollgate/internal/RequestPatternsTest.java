@@ -25,11 +25,27 @@ class RequestPatternsTest {
         "/api/*,              GET,  /api/users/7,         false",
         "/api/*,              GET,  /api,                 false",
         "/login,              POST, /login,               true",
-        "/login,              POST, /login/,              false",
+        "/login,              POST, /login/,              true",
+        "/login,              POST, /login;a=b,           true",
+        "/login,              POST, /x/../login,          true",
+        "/login,              POST, /./login//,           true",
+        "/login,              POST, /login/..,            false",
+        "/files/*,            GET,  /files/..,            true",
+        "/files/**,           GET,  /files/.;x/,          true",
+        "/a/*/b,              GET,  /a//b,                true",
+        "/login/,             POST, /login,               true",
+        "/a/b,                GET,  /a;v=1/b;w,           true",
+        "/a/b,                GET,  /a/b/..;x/b,          true",
+        "/api/*,              GET,  /api/,                false",
+        "/*,                  GET,  /,                    false",
+        "/,                   GET,  //;a/.,               true",
         "POST /login,         POST, /login,               true",
         "POST /login,         GET,  /login,               false",
         "post /login,         POST, /login,               true",
         "GET|HEAD /search/**, HEAD, /search/q,            true",
+        "GET /search/**,      HEAD, /search/q,            true",
+        "HEAD /search/**,     GET,  /search/q,            false",
+        "GET /search/**,      get,  /search/q,            false",
         "GET|HEAD /search/**, POST, /search/q,            false",
         "/files/*.png,        GET,  /files/cat.png,       true",
         "/files/*.png,        GET,  /files/cat.jpg,       false",
@@ -61,10 +77,12 @@ class RequestPatternsTest {
         RequestMatcher m = RequestMatcher.parse("/**/a/**/b/**/c/**/d");
         String path = "/x".repeat(20_000);
         assertFalse(m.matches("GET", path)); // would never finish with naive backtracking
+        assertFalse(m.matches("GET", "/..;/x".repeat(20_000) + "/./a//b;/c;/d;/e"));
+        assertFalse(m.matches("GET", ";".repeat(100_000)));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "api", "G@T /x", "GET /x /y", "/a**b", "GET", ","})
+    @ValueSource(strings = {"", "api", "G@T /x", "GET /x /y", "/a**b", "GET", ",", "/login;jsessionid", "/a/../b", "/./a"})
     void refusesBadPatterns(String text) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RequestMatcher.parse(text));
         assertTrue(e.getMessage().length() > 10, e.getMessage());

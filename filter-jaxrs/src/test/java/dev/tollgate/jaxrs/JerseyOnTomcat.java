@@ -30,6 +30,10 @@ final class JerseyOnTomcat implements AutoCloseable {
         tomcat.start();
     }
 
+    int port() {
+        return tomcat.getConnector().getLocalPort();
+    }
+
     HttpResponse<String> send(String method, String path, String... headers) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + tomcat.getConnector().getLocalPort() + path))
                 .method(method, HttpRequest.BodyPublishers.noBody());

@@ -22,7 +22,12 @@ final class ServletRequestView implements RequestView {
         return request.getMethod();
     }
 
-    /** The container's decoded, normalised path inside the application. */
+    /**
+     * The container's decoded, normalised path inside the application, the one it routed by:
+     * Tomcat has cut path parameters, merged {@code //} and resolved dot segments (encoded ones
+     * too); a trailing slash stays in the path info. Matching reads the path that way
+     * ({@code dev.tollgate.internal.RequestPatterns}).
+     */
     @Override
     public String path() {
         String servletPath = request.getServletPath();

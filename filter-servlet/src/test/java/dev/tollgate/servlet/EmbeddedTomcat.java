@@ -38,6 +38,12 @@ final class EmbeddedTomcat implements AutoCloseable {
     }
 
     EmbeddedTomcat(Filter filter, Map<String, String> initParams, Map<String, String> contextParams) throws Exception {
+        this(filter, initParams, contextParams, c -> { });
+    }
+
+    /** @param moreServlets adds servlets of the test's own to the application before it starts */
+    EmbeddedTomcat(Filter filter, Map<String, String> initParams, Map<String, String> contextParams,
+                   java.util.function.Consumer<Context> moreServlets) throws Exception {
         base = Files.createTempDirectory("tollgate-tomcat-").toFile();
         tomcat.setBaseDir(base.getAbsolutePath());
         tomcat.setPort(0);
@@ -85,6 +91,7 @@ final class EmbeddedTomcat implements AutoCloseable {
         map.setFilterName("tollgate");
         map.addURLPatternDecoded("/api/*");
         context.addFilterMap(map);
+        moreServlets.accept(context);
         tomcat.start();
     }
 

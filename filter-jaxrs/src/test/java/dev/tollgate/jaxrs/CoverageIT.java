@@ -1,0 +1,190 @@
+package dev.tollgate.jaxrs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.testing.PathVariants;
+import dev.tollgate.testing.RawHttp;
+import dev.tollgate.testing.TestRedis;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.statistics.Statistics;
+import org.glassfish.jersey.server.ResourceConfig;
+
+/**
+ * Coverage through the JAX-RS filter on Jersey 3.1 in a real Tomcat 11 over a real Redis, in
+ * global mode (policies by {@code match}): a policy and a cost hold for every spelling of a
+ * request that Jersey answers from the same resource method with the same parameters.
+ *
+ * <p>What Jersey does with each spelling (found by sending them; {@link #whatJerseyServes} keeps
+ * the table): it routes the request URI as sent, not Tomcat's normalised servlet path. It cuts
+ * {@code ;matrix} parameters from every segment and ignores a trailing slash ({@code report/},
+ * {@code report;a=b}, {@code report/;a=b} all reach {@code @Path("report")}); it matches literal
+ * segments of a template undecoded ({@code rep%6Frt} is 404) and decodes template parameters
+ * ({@code files/%61} is {@code name=a}, {@code files/a%3Bb} is {@code name=a;b}); it answers
+ * {@code //}, {@code .}, {@code ..} and {@code %2E} segments and a doubled trailing slash with
+ * 404. {@code UriInfo.getPath()}, which the filter reads, is decoded and keeps the matrix
+ * parameters and the trailing slash ({@code report;a=b/}). A {@code HEAD} runs the {@code @GET}
+ * method, and the filters see the method as {@code GET}; {@code get} is answered 405.
+ */
+class CoverageIT {
+
+    private static JerseyOnTomcat jersey;
+    private static final AtomicInteger CLIENTS = new AtomicInteger();
+    private static final String RUN = UUID.randomUUID().toString();
+
+    @Path("report")
+    public static class Report {
+        @GET
+        public Response get() {
+            return Response.ok("report").header("X-Handler", "report").build();
+        }
+    }
+
+    @Path("files/{name}")
+    public static class Files {
+        @GET
+        public Response get(@PathParam("name") String name) {
+            return Response.ok("file " + name).header("X-Handler", "files:" + name).build();
+        }
+    }
+
+    @BeforeContainer
+    static void start() throws Exception {
+        ResourceConfig rc = new ResourceConfig(Report.class, Files.class, TollgateFeature.class);
+        rc.property("tollgate.redis.uri", TestRedis.shared().uri());
+        rc.property("tollgate.redis.timeout", "2s");
+        rc.property("tollgate.redis.key-prefix", "jaxrs-coverage-" + RUN + ":");
+        rc.property("tollgate.jaxrs.global", "true");
+        rc.property("tollgate.policies", "report,files");
+        rc.property("tollgate.policy.report.limits", "2/min");
+        rc.property("tollgate.policy.report.key", "header:X-Client");
+        rc.property("tollgate.policy.report.match", "GET /report");
+        rc.property("tollgate.policy.files.limits", "4/min");
+        rc.property("tollgate.policy.files.key", "header:X-Client");
+        rc.property("tollgate.policy.files.match", "/files/**");
+        rc.property("tollgate.policy.files.cost", "2 GET /files/*, 1");
+        jersey = new JerseyOnTomcat(rc);
+    }
+
+    @AfterContainer
+    static void stop() throws Exception {
+        if (jersey != null) {
+            jersey.close();
+        }
+    }
+
+    /** A request spelled some way; {@code handler} is what the resource answers for its canonical spelling. */
+    record Spelled(String handler, String method, String target) {
+    }
+
+    /**
+     * {@code GET /report} is limited to 2 a minute; a file costs 2 of 4 a minute. However a
+     * client spells the request, and whether it sends GET or HEAD, the third is refused whenever
+     * the first two reached the resource method with the same parameters.
+     */
+    @Property(tries = 60)
+    void everySpellingJerseyServesFromTheResourceIsLimitedAndCharged(@ForAll("spellings") Spelled r) throws Exception {
+        String client = RUN + "-" + CLIENTS.incrementAndGet();
+        RawHttp.Response first = send(r, client);
+        boolean served = r.handler().equals(first.header("X-Handler"));
+        Statistics.label("answered by the resource").collect(served)
+                .coverage(c -> c.check(true).percentage(p -> p >= 30));
+        if (!served) {
+            return; // a spelling Jersey answers 404: nothing to hold
+        }
+        String policy = r.handler().startsWith("files") ? "files" : r.handler();
+        assertLimited(first, policy, r);
+        assertLimited(send(r, client), policy, r);
+        RawHttp.Response third = send(r, client);
+        assertEquals(429, third.status(), r + ": the third request is past the limit");
+        if (r.method().equals("GET")) { // a HEAD answer has no body
+            assertTrue(third.body().contains("\"violated-policies\":[\"" + policy + "\"]"), r + ": " + third.body());
+        }
+    }
+
+    @Provide
+    Arbitrary<Spelled> spellings() {
+        // ".." is a file name to Jersey: it routes files/.. to files/{name}
+        Arbitrary<List<String>> paths = Arbitraries.of(List.of("report"), List.of("files", "a.txt"), List.of("files", "7"),
+                List.of("files", ".."));
+        return Combinators.combine(paths, Arbitraries.of("GET", "HEAD")).flatAs((path, method) -> {
+            String handler = path.size() == 1 ? "report" : "files:" + path.get(1);
+            List<String> whole = new java.util.ArrayList<>(List.of("api"));
+            whole.addAll(path);
+            // mostly what Jersey routes like the path; sometimes any spelling, which it may answer 404
+            Arbitrary<String> targets = Arbitraries.frequencyOf(
+                    Tuple.of(3, PathVariants.matrix("/api", path, 1)), Tuple.of(1, PathVariants.sent(whole)));
+            return targets.map(target -> new Spelled(handler, method, target));
+        });
+    }
+
+    /** The table behind the class comment: each spelling, and what answers it or the status. */
+    @Example
+    void whatJerseyServes() throws Exception {
+        String[][] table = {
+            {"GET", "/api/report", "report"},
+            {"HEAD", "/api/report", "report"},
+            {"GET", "/api/report/", "report"},
+            {"GET", "/api/report;a=b", "report"},
+            {"GET", "/api/report;a=b/", "report"},
+            {"GET", "/api/report/;a=b", "report"},
+            {"GET", "/api/report;", "report"},
+            {"HEAD", "/api/files/a;v=1", "files:a"},
+            {"GET", "/api/files/a/", "files:a"},
+            {"GET", "/api/files/%61", "files:a"},
+            {"GET", "/api/files/a%3Bb", "files:a;b"},
+            {"GET", "/api/files/..", "files:.."},
+            {"HEAD", "/api/files/%2E%2E;x/", "files:.."},
+            {"GET", "/api/files/.", "files:."},
+            {"GET", "/api//report", "404"},
+            {"GET", "/api/./report", "404"},
+            {"GET", "/api/x/../report", "404"},
+            {"GET", "/api/%2E/report", "404"},
+            {"GET", "/api/rep%6Frt", "404"},
+            {"GET", "/api/report%3Ba=b", "404"},
+            {"GET", "/api/report//", "404"},
+            {"GET", "/api;x=1/report", "404"},
+            {"GET", "/api/report%2F", "400"},
+            {"get", "/api/report", "405"},
+        };
+        for (String[] row : table) {
+            Spelled r = new Spelled(row[2], row[0], row[1]);
+            RawHttp.Response response = send(r, RUN + "-table-" + CLIENTS.incrementAndGet());
+            if (Character.isDigit(row[2].charAt(0))) {
+                assertEquals(Integer.parseInt(row[2]), response.status(), r.toString());
+            } else {
+                assertEquals(row[2], response.header("X-Handler"), r.toString());
+                assertLimited(response, row[2].startsWith("files") ? "files" : row[2], r);
+            }
+        }
+    }
+
+    private static RawHttp.Response send(Spelled r, String client) throws IOException {
+        return RawHttp.send(jersey.port(), r.method(), r.target(), "X-Client", client);
+    }
+
+    private static void assertLimited(RawHttp.Response response, String policy, Spelled r) {
+        assertEquals(200, response.status(), r.toString());
+        String header = response.header("RateLimit-Policy");
+        assertNotNull(header, r + ": the policy applied");
+        assertTrue(header.startsWith("\"" + policy + "\""), r + ": " + header);
+    }
+}

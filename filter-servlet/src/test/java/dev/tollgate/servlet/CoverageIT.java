@@ -1,0 +1,181 @@
+package dev.tollgate.servlet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.testing.PathVariants;
+import dev.tollgate.testing.RawHttp;
+import dev.tollgate.testing.TestRedis;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.statistics.Statistics;
+import org.apache.catalina.startup.Tomcat;
+
+/**
+ * Coverage through the servlet filter in a real Tomcat 11 over a real Redis: a policy and a cost
+ * hold for every spelling of a request that Tomcat answers from the same servlet.
+ *
+ * <p>What Tomcat does with each spelling (found by sending them; {@link #whatTomcatServes} keeps
+ * the table): it cuts {@code ;parameters} from every segment, merges {@code //}, resolves
+ * {@code .}, {@code ..} and their encoded forms {@code %2E}, decodes {@code %XX}, and rejects
+ * {@code %2F}, {@code %5C} and {@code %00} with 400, all before {@code getServletPath()} and
+ * {@code getPathInfo()} (which the filter reads). A trailing slash stays in {@code getPathInfo()}
+ * and reaches a prefix-mapped servlet ({@code /api/files/*}); an exact mapping
+ * ({@code /api/report}) answers it 404. {@code %3B} is decoded to a literal {@code ;} in the path
+ * (not a parameter): an exact mapping answers 404, a prefix mapping sees {@code ;} in its path
+ * info. {@code HttpServlet} answers {@code HEAD} with {@code doGet}; a method in lower case
+ * ({@code get}) is answered 501.
+ */
+class CoverageIT {
+
+    private static EmbeddedTomcat tomcat;
+    private static final AtomicInteger CLIENTS = new AtomicInteger();
+    private static final String RUN = UUID.randomUUID().toString();
+
+    /** A servlet as applications write them: doGet only; it names itself in a header. */
+    static final class Named extends HttpServlet {
+        private static final long serialVersionUID = 1L;
+        private final String name;
+
+        Named(String name) {
+            this.name = name;
+        }
+
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            resp.setHeader("X-Handler", name);
+            resp.setContentType("text/plain");
+            resp.getWriter().write(name + " " + req.getPathInfo());
+        }
+    }
+
+    @BeforeContainer
+    static void start() throws Exception {
+        tomcat = new EmbeddedTomcat(new TollgateFilter(), TollgateFilterIT.params(TestRedis.shared(),
+                "tollgate.policies", "report,files",
+                "tollgate.policy.report.limits", "2/min",
+                "tollgate.policy.report.key", "header:X-Client",
+                "tollgate.policy.report.match", "GET /api/report",
+                "tollgate.policy.files.limits", "4/min",
+                "tollgate.policy.files.key", "header:X-Client",
+                "tollgate.policy.files.match", "/api/files/**",
+                "tollgate.policy.files.cost", "2 GET /api/files/*, 1"), Map.of(), context -> {
+                    Tomcat.addServlet(context, "report", new Named("report"));
+                    context.addServletMappingDecoded("/api/report", "report");
+                    Tomcat.addServlet(context, "files", new Named("files"));
+                    context.addServletMappingDecoded("/api/files/*", "files");
+                });
+    }
+
+    @AfterContainer
+    static void stop() throws Exception {
+        if (tomcat != null) {
+            tomcat.close();
+        }
+    }
+
+    /** A request the application serves, spelled some way, by a method that runs its GET handler. */
+    record Spelled(String handler, String method, String target) {
+    }
+
+    /**
+     * {@code GET /api/report} is limited to 2 a minute; a file costs 2 of 4 a minute. However a
+     * client spells the request, and whether it sends GET or HEAD, the third is refused whenever
+     * the first two reached the servlet.
+     */
+    @Property(tries = 60)
+    void everySpellingTomcatServesFromTheServletIsLimitedAndCharged(@ForAll("spellings") Spelled r) throws Exception {
+        String client = RUN + "-" + CLIENTS.incrementAndGet();
+        RawHttp.Response first = send(r, client);
+        boolean served = r.handler().equals(first.header("X-Handler"));
+        Statistics.label("answered by the servlet").collect(served)
+                .coverage(c -> c.check(true).percentage(p -> p >= 30));
+        if (!served) {
+            return; // a spelling Tomcat answers otherwise (404 from an exact mapping): nothing to hold
+        }
+        String policy = r.handler();
+        assertLimited(first, policy, r);
+        assertLimited(send(r, client), policy, r);
+        RawHttp.Response third = send(r, client);
+        assertEquals(429, third.status(), r + ": the third request is past the limit");
+        if (r.method().equals("GET")) { // a HEAD answer has no body
+            assertTrue(third.body().contains("\"violated-policies\":[\"" + policy + "\"]"), r + ": " + third.body());
+        }
+    }
+
+    @Provide
+    Arbitrary<Spelled> spellings() {
+        Arbitrary<List<String>> paths = Arbitraries.of(List.of("api", "report"), List.of("api", "files", "a.txt"),
+                List.of("api", "files", "7"));
+        return Combinators.combine(paths, Arbitraries.of("GET", "HEAD")).flatAs((path, method) ->
+                PathVariants.sent(path).map(target -> new Spelled(path.get(1), method, target)));
+    }
+
+    /** The table behind the class comment: each spelling, and the servlet that answers it or the status. */
+    @Example
+    void whatTomcatServes() throws Exception {
+        String[][] table = {
+            {"GET", "/api/report", "report"},
+            {"HEAD", "/api/report", "report"},
+            {"GET", "/api/report;a=b", "report"},
+            {"GET", "/api;v=1/report;", "report"},
+            {"GET", "/api/;x/report", "report"},
+            {"GET", "//api//report", "report"},
+            {"GET", "/api/./report", "report"},
+            {"GET", "/api/x/../report", "report"},
+            {"GET", "/api/x/..;y/report", "report"},
+            {"GET", "/api/%2E/report", "report"},
+            {"GET", "/api/x/%2E%2E/report", "report"},
+            {"GET", "/api/report/.", "report"},
+            {"GET", "/api/rep%6Frt", "report"},
+            {"GET", "/api/report/", "404"},
+            {"GET", "/api/report%3Ba=b", "404"},
+            {"GET", "/api/report%2F", "400"},
+            {"GET", "/api/report%5C", "400"},
+            {"get", "/api/report", "501"},
+            {"GET", "/api/files/a", "files"},
+            {"HEAD", "/api/files/a/", "files"},
+            {"GET", "/api/files/a//", "files"},
+            {"GET", "/api/files/a;v=2", "files"},
+            {"GET", "/api/files/a%3Bv=2", "files"},
+            {"GET", "/api/files/..", "404"},
+        };
+        for (String[] row : table) {
+            Spelled r = new Spelled(row[2], row[0], row[1]);
+            RawHttp.Response response = send(r, RUN + "-table-" + CLIENTS.incrementAndGet());
+            if (Character.isDigit(row[2].charAt(0))) {
+                assertEquals(Integer.parseInt(row[2]), response.status(), r.toString());
+            } else {
+                assertEquals(row[2], response.header("X-Handler"), r.toString());
+                assertLimited(response, row[2], r);
+            }
+        }
+    }
+
+    private static RawHttp.Response send(Spelled r, String client) throws IOException {
+        return RawHttp.send(tomcat.port(), r.method(), r.target(), "X-Client", client);
+    }
+
+    private static void assertLimited(RawHttp.Response response, String policy, Spelled r) {
+        assertEquals(200, response.status(), r.toString());
+        String header = response.header("RateLimit-Policy");
+        assertNotNull(header, r + ": the policy applied");
+        assertTrue(header.startsWith("\"" + policy + "\""), r + ": " + header);
+    }
+}
