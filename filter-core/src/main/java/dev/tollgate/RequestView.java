@@ -15,8 +15,10 @@ public interface RequestView {
     String method();
 
     /**
-     * The path inside the application (without the context path), decoded and normalised by the
-     * container, starting with {@code /}.
+     * The path inside the application (without the context path), decoded, starting with
+     * {@code /}: as the container gives it. A servlet container has removed path parameters and
+     * resolved dot segments; a JAX-RS runtime may have left path parameters, a trailing slash and
+     * dot segments in it. Matching reads both forms alike (see {@link RequestMatcher}).
      */
     String path();
 
