@@ -62,7 +62,7 @@ public final class JedisPort implements RedisPort {
         this.dropIdleConnections = dropIdleConnections;
         this.timeoutNanos = timeout.toNanos();
         this.retryWithinNanos = timeout.toNanos() / 4;
-        this.pipeline = pipelineLeaders > 0 ? new AutoPipeline<>(pipelineLeaders, MAX_BATCH, this::send, System::nanoTime)
+        this.pipeline = pipelineLeaders > 0 ? new AutoPipeline<>(pipelineLeaders, MAX_BATCH, 0, this::send, System::nanoTime)
                 : null;
     }
 
@@ -185,7 +185,7 @@ public final class JedisPort implements RedisPort {
     public long[] evalsha(byte[] sha1, List<byte[]> keys, List<byte[]> args) {
         return call(() -> {
             try {
-                return longs(pipeline != null ? pipeline.call(new Script(true, sha1, keys, args), timeoutNanos)
+                return longs(pipeline != null ? pipeline.call(new Script(true, sha1, keys, args), System.nanoTime() + timeoutNanos)
                         : jedis.evalsha(sha1, keys, args));
             } catch (JedisNoScriptException e) {
                 throw new NoScriptException(e);
@@ -200,7 +200,7 @@ public final class JedisPort implements RedisPort {
 
     @Override
     public long[] eval(byte[] script, List<byte[]> keys, List<byte[]> args) {
-        return call(() -> longs(pipeline != null ? pipeline.call(new Script(false, script, keys, args), timeoutNanos)
+        return call(() -> longs(pipeline != null ? pipeline.call(new Script(false, script, keys, args), System.nanoTime() + timeoutNanos)
                 : jedis.eval(script, keys, args)));
     }
 
@@ -209,7 +209,7 @@ public final class JedisPort implements RedisPort {
      * A command's own error (NOSCRIPT, a script error) is its reply; a connection failure fails
      * the whole batch.
      */
-    private List<Object> send(List<Script> batch) {
+    private List<Object> send(List<Script> batch, long deadlineNanos) {
         try (AbstractPipeline p = jedis.pipelined()) {
             List<Response<Object>> responses = new ArrayList<>(batch.size());
             for (Script s : batch) {
