@@ -19,9 +19,10 @@ import java.util.function.LongSupplier;
  *
  * <p>Only a caller whose own command is still queued leads, and only while it has at least
  * {@code leadNanos} left before its deadline (the exchange may need that long, e.g. to open a
- * connection); it leads until its own command has left, then hands the lead to the oldest
- * waiting caller that may lead, so no caller serves others for long. A caller whose command
- * another leader took parks until it is answered: no caller spins.
+ * connection); it leads until its own command has left, then wakes the oldest waiting callers
+ * that may lead, one per free lead, so no caller serves others for long and no queued command
+ * waits beside a free lead. A caller whose command another leader took parks until it is
+ * answered: no caller spins.
  *
  * <p>Every caller returns by its deadline, given an exchange that returns by the deadline it is
  * given (the leader's own): a command still queued then is withdrawn and fails as
