@@ -500,22 +500,25 @@ public final class RateLimiter implements AutoCloseable {
         if (fallback == null) {
             return toDecision(policies, clients, limits, plan, store.acquire(calls), Decision.Source.LOCAL);
         }
-        if (circuit.allowsCall()) {
-            redisCalls.increment();
-            long start = System.nanoTime();
-            try {
-                long[] reply = store.acquire(calls);
-                metrics.redisCall(System.nanoTime() - start, true);
-                circuit.success();
-                return toDecision(policies, clients, limits, plan, reply, Decision.Source.REDIS);
-            } catch (RedisPort.BusyException e) {
-                redisBusy.increment(); // this node's pool was full: no verdict on Redis' health
-            } catch (RuntimeException e) {
-                metrics.redisCall(System.nanoTime() - start, false);
-                redisFailures.increment();
-                lastFailure = e.toString();
-                circuit.failure(e);
-                REDIS_LOG.log(Level.FINE, "a Redis call failed", e);
+        Circuit.Call call = circuit.tryCall();
+        if (call != null) {
+            try (call) { // closed without a verdict (busy, an Error), a probe is handed to the next request
+                redisCalls.increment();
+                long start = System.nanoTime();
+                try {
+                    long[] reply = store.acquire(calls);
+                    metrics.redisCall(System.nanoTime() - start, true);
+                    call.succeeded();
+                    return toDecision(policies, clients, limits, plan, reply, Decision.Source.REDIS);
+                } catch (RedisPort.BusyException e) {
+                    redisBusy.increment(); // this node's pool was full: no verdict on Redis' health
+                } catch (RuntimeException e) {
+                    metrics.redisCall(System.nanoTime() - start, false);
+                    redisFailures.increment();
+                    lastFailure = e.toString();
+                    call.failed(e);
+                    REDIS_LOG.log(Level.FINE, "a Redis call failed", e);
+                }
             }
         }
         return degraded(c, policies, clients, limits, plan, calls);

@@ -7,10 +7,12 @@ import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.Circuit;
+import dev.tollgate.testing.LatencyProxy;
 import dev.tollgate.testing.RedisEndpoint;
 import dev.tollgate.testing.RedisProcess;
 import dev.tollgate.testing.TestRequest;
 import dev.tollgate.testing.WithRedis;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -32,6 +34,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RedisFaultIT {
 
     static final int TIMEOUT_MS = 100;
+    /** The budget of the tests with a slow Redis, large enough that a round trip is far above noise. */
+    static final int SLOW_BUDGET_MS = 400;
+    /** Two round trips fit in the budget, three do not. */
+    static final int SLOW_ROUND_TRIP_MS = 170;
+    /** Four round trips fit in the budget. */
+    static final int RESTART_ROUND_TRIP_MS = 80;
     /** Slack on top of the budget and of the scheduler's own stalls measured in the same run. */
     static final int SLACK_MS = 30;
     /** The longest the scheduler kept a thread that only reads the clock waiting, during the last load. */
@@ -48,10 +56,20 @@ class RedisFaultIT {
      * outage with the defaults, deny cache included.
      */
     static RateLimiter limiter(RedisEndpoint redis, String failureMode, String limits) {
+        return limiter(redis, failureMode, limits, TIMEOUT_MS);
+    }
+
+    static RateLimiter limiter(RedisEndpoint redis, String failureMode, String limits, long timeoutMillis) {
+        return limiter(redis, failureMode, limits, timeoutMillis, true);
+    }
+
+    static RateLimiter limiter(RedisEndpoint redis, String failureMode, String limits, long timeoutMillis,
+                               boolean pipelining) {
         TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
                 "tollgate.redis.uri", redis.uri(),
+                "tollgate.redis.auto-pipelining", Boolean.toString(pipelining),
                 "tollgate.deny-cache", "false",
-                "tollgate.redis.timeout", TIMEOUT_MS + "ms",
+                "tollgate.redis.timeout", timeoutMillis + "ms",
                 "tollgate.redis.failure-mode", failureMode,
                 "tollgate.redis.circuit.open-for", "200ms",
                 "tollgate.policy.default.limits", limits))), null);
@@ -84,19 +102,7 @@ class RedisFaultIT {
                 }
             }));
         }
-        AtomicBoolean stopNoise = new AtomicBoolean();
-        Thread noise = new Thread(() -> {
-            long worstGap = 0;
-            long last = System.nanoTime();
-            while (!stopNoise.get()) {
-                long now = System.nanoTime();
-                worstGap = Math.max(worstGap, now - last);
-                last = now;
-                Thread.yield();
-            }
-            noiseNanos = worstGap;
-        });
-        noise.start();
+        Stalls noise = Stalls.start();
         long start = System.nanoTime();
         workers.forEach(Thread::start);
         List<Long> offsets = new ArrayList<>(during.keySet());
@@ -110,8 +116,7 @@ class RedisFaultIT {
         for (Thread w : workers) {
             w.join();
         }
-        stopNoise.set(true);
-        noise.join();
+        noiseNanos = noise.stop();
         List<Sample> out = new ArrayList<>(samples);
         out.sort((a, b) -> Long.compare(a.startNanos, b.startNanos));
         return out;
@@ -150,12 +155,57 @@ class RedisFaultIT {
      * longest stall the scheduler imposed on a thread doing nothing, measured in the same run.
      */
     static void assertWithinBudget(List<Sample> samples) {
+        assertWithinBudget(samples, TIMEOUT_MS);
+    }
+
+    static void assertWithinBudget(List<Sample> samples, long budgetMillis) {
         long worst = worst(samples);
         System.out.printf("[fault] worst request %.1f ms; budget %d ms; scheduler stall in the same run %.1f ms%n",
-                worst / 1e6, TIMEOUT_MS, noiseNanos / 1e6);
-        assertTrue(worst <= (TIMEOUT_MS + SLACK_MS) * 1_000_000L + 2 * noiseNanos,
-                "a request waited " + worst / 1e6 + " ms, beyond the budget of " + TIMEOUT_MS + " ms and the scheduler's "
+                worst / 1e6, budgetMillis, noiseNanos / 1e6);
+        assertTrue(worst <= (budgetMillis + SLACK_MS) * 1_000_000L + 2 * noiseNanos,
+                "a request waited " + worst / 1e6 + " ms, beyond the budget of " + budgetMillis + " ms and the scheduler's "
                         + noiseNanos / 1e6 + " ms");
+    }
+
+    /** The longest a thread that only reads the clock was kept from running, while it ran. */
+    static final class Stalls {
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final Thread thread;
+        private volatile long worstNanos;
+
+        private Stalls() {
+            thread = new Thread(() -> {
+                long last = System.nanoTime();
+                while (!stop.get()) {
+                    long now = System.nanoTime();
+                    worstNanos = Math.max(worstNanos, now - last);
+                    last = now;
+                    Thread.yield();
+                }
+            });
+        }
+
+        static Stalls start() {
+            Stalls s = new Stalls();
+            s.thread.start();
+            return s;
+        }
+
+        long stop() throws InterruptedException {
+            stop.set(true);
+            thread.join();
+            return worstNanos;
+        }
+    }
+
+    /** One decision, timed, with the scheduler's stalls in the meantime. */
+    static Sample timed(RateLimiter rl, TestRequest r) throws InterruptedException {
+        Stalls stalls = Stalls.start();
+        long s = System.nanoTime();
+        Decision d = rl.check(r);
+        long took = System.nanoTime() - s;
+        noiseNanos = stalls.stop();
+        return new Sample(s, took, d.verdict(), d.source());
     }
 
     /** How long after {@code from} the first decision was made by Redis again. */
@@ -283,6 +333,90 @@ class RedisFaultIT {
             double elapsed = (SharedRedisIT.redisMicros(redis) - start) / 1e6;
             System.out.printf("[fault] after recovery: %d admitted in %.3f s, bound %.1f%n", admitted, elapsed, 10 + 20 * elapsed);
             assertTrue(admitted <= 10 + 20 * elapsed, admitted + " admitted");
+        }
+    }
+
+    /**
+     * A budget of {@value #SLOW_BUDGET_MS} ms and a Redis {@value #SLOW_ROUND_TRIP_MS} ms away that
+     * has lost the script: {@code EVALSHA} then {@code EVAL} make two round trips (340 ms), within
+     * the budget, and Redis decides. Loading the script again as well took a third (510 ms).
+     */
+    @ParameterizedTest(name = "auto-pipelining {0}")
+    @ValueSource(booleans = {true, false})
+    void aRedisThatLostTheScriptCostsTheDecisionAtMostTheBudget(boolean pipelining, RedisProcess redis) throws Exception {
+        try (LatencyProxy slow = LatencyProxy.start(redis);
+             RateLimiter rl = limiter(slow, "closed", "1000/s", SLOW_BUDGET_MS, pipelining)) {
+            TestRequest r = TestRequest.get("/api");
+            assertEquals(Decision.Source.REDIS, rl.check(r).source(), "warm: a pooled connection, the script loaded");
+            slow.delay(Duration.ofMillis(SLOW_ROUND_TRIP_MS));
+            redis.command("SCRIPT", "FLUSH");
+            Sample s = timed(rl, r);
+            System.out.printf("[fault] NOSCRIPT, %d ms per round trip, auto-pipelining %s: the decision took %.1f ms"
+                    + " (budget %d ms), by %s%n", SLOW_ROUND_TRIP_MS, pipelining, s.nanos() / 1e6, SLOW_BUDGET_MS, s.source());
+            assertWithinBudget(List.of(s), SLOW_BUDGET_MS);
+            assertEquals(Decision.Source.REDIS, s.source(), "the script was sent whole in time");
+            assertEquals("1", redis.command("SCRIPT", "EXISTS", dev.tollgate.internal.RedisStore.SHA1), "EVAL cached it");
+        }
+    }
+
+    /**
+     * A slow Redis restarted: every pooled connection is dead and the script is gone. The first
+     * decision finds its connection dead at once, opens a new one (two round trips: Jedis' HELLO,
+     * then CLIENT SETNAME and SETINFO), meets NOSCRIPT (a third) and sends the script (a fourth):
+     * 320 ms, within the budget, and Redis decides. Before, giving the dead connection back made
+     * the pool open its replacement on the spot (two round trips), after which no retry was left.
+     */
+    @Test
+    void aRestartedRedisCostsTheFirstDecisionAtMostTheBudget(RedisProcess redis) throws Exception {
+        try (LatencyProxy slow = LatencyProxy.start(redis);
+             RateLimiter rl = limiter(slow, "closed", "1000/s", SLOW_BUDGET_MS)) {
+            TestRequest r = TestRequest.get("/api");
+            assertEquals(Decision.Source.REDIS, rl.check(r).source());
+            redis.restart();
+            slow.delay(Duration.ofMillis(RESTART_ROUND_TRIP_MS));
+            Sample s = timed(rl, r);
+            System.out.printf("[fault] restart, %d ms per round trip: the first decision took %.1f ms (budget %d ms), by %s%n",
+                    RESTART_ROUND_TRIP_MS, s.nanos() / 1e6, SLOW_BUDGET_MS, s.source());
+            assertWithinBudget(List.of(s), SLOW_BUDGET_MS);
+            assertEquals(Decision.Source.REDIS, s.source(), "the dead connection was replaced and the script sent in time; "
+                    + rl.health());
+        }
+    }
+
+    /**
+     * Redis answers, but each round trip takes 60 % of the budget, and eight threads decide at
+     * once: a caller that waited for a lead must not then start a round trip of its own that ends
+     * after its budget. Every decision returns within the budget.
+     */
+    @Test
+    void aSlowRedisCostsEveryDecisionAtMostTheBudgetUnderLoad(RedisProcess redis) throws Exception {
+        try (LatencyProxy slow = LatencyProxy.start(redis);
+             RateLimiter rl = limiter(slow, "local", "100000/s", SLOW_BUDGET_MS)) {
+            assertEquals(Decision.Source.REDIS, rl.check(TestRequest.get("/api")).source());
+            slow.delay(Duration.ofMillis(SLOW_BUDGET_MS * 6 / 10));
+            long from = System.nanoTime();
+            List<Sample> samples = load(rl, 8, 16, 3_000, Map.of());
+            report("round trip 60 % of the budget, 8 threads", samples, from, Long.MAX_VALUE);
+            assertWithinBudget(samples, SLOW_BUDGET_MS);
+        }
+    }
+
+    /** Sixteen threads while Redis hangs: each decision costs at most the budget, leaders included. */
+    @Test
+    void aPausedRedisCostsEachDecisionAtMostTheBudgetUnderLoad(RedisProcess redis) throws Exception {
+        try (RateLimiter rl = limiter(redis, "local", "100000/s")) {
+            long[] marks = new long[2];
+            List<Sample> samples = load(rl, 16, 64, 2_000, Map.of(
+                    300L, () -> {
+                        marks[0] = System.nanoTime();
+                        redis.pause();
+                    },
+                    1_500L, () -> {
+                        redis.resume();
+                        marks[1] = System.nanoTime();
+                    }));
+            report("SIGSTOP 1.2 s, 16 threads", samples, marks[0], marks[1]);
+            assertWithinBudget(samples);
         }
     }
 }

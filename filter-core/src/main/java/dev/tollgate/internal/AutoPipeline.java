@@ -1,6 +1,7 @@
 package dev.tollgate.internal;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,10 +17,17 @@ import java.util.function.LongSupplier;
  * batching; under load, the commands that queued during one round trip leave together on the
  * next, so each write, read and wake-up of Redis and of this JVM serves many decisions.
  *
- * <p>A leader leads until its own command is answered, then hands the lead to the oldest waiting
- * caller, so no caller serves others for long. A caller waits for its answer at most until its
- * deadline: a command still queued then is withdrawn and fails as {@link RedisPort.BusyException}
- * (this node was congested; Redis was never asked); a command already sent fails as a timeout.
+ * <p>Only a caller whose own command is still queued leads, and only while it has at least
+ * {@code leadNanos} left before its deadline (the exchange may need that long, e.g. to open a
+ * connection); it leads until its own command has left, then wakes the oldest waiting callers
+ * that may lead, one per free lead, so no caller serves others for long and no queued command
+ * waits beside a free lead. A caller whose command another leader took parks until it is
+ * answered: no caller spins.
+ *
+ * <p>Every caller returns by its deadline, given an exchange that returns by the deadline it is
+ * given (the leader's own): a command still queued then is withdrawn and fails as
+ * {@link RedisPort.BusyException} (this node was congested; Redis was never asked); a command
+ * already sent fails as a timeout, or as its batch failed.
  *
  * <p>Thread-safe. Replies come back in the order the commands were sent (Redis answers a
  * connection's commands in order), each one either a value or the exception to throw for it.
@@ -30,7 +38,11 @@ final class AutoPipeline<C> {
 
     /** Sends a batch on one connection and returns one reply or exception per command, in order. */
     interface Exchange<C> {
-        List<Object> send(List<C> commands);
+        /**
+         * @param deadlineNanos when the sender must have returned, on the pipeline's clock: what is
+         *                      not answered by then fails (the exchange's own timeouts enforce it)
+         */
+        List<Object> send(List<C> commands, long deadlineNanos);
     }
 
     /** Thrown to a caller whose command was sent but not answered before its deadline. */
@@ -39,6 +51,27 @@ final class AutoPipeline<C> {
 
         TimeoutException() {
             super("no answer from Redis within the time budget (pipelined)", null, false, false);
+        }
+    }
+
+    /**
+     * How a caller waits and is woken. Production uses {@link LockSupport}; a test passes its own
+     * to schedule threads deterministically and to count each turn of a caller's loop.
+     */
+    interface Waiting {
+        Waiting LOCK_SUPPORT = new Waiting() {
+        };
+
+        /** Called at every turn of a caller's loop. */
+        default void turn() {
+        }
+
+        default void park(Object blocker, long nanos) {
+            LockSupport.parkNanos(blocker, nanos);
+        }
+
+        default void unpark(Thread thread) {
+            LockSupport.unpark(thread);
         }
     }
 
@@ -51,12 +84,16 @@ final class AutoPipeline<C> {
         static final AtomicIntegerFieldUpdater<Call> STATE = AtomicIntegerFieldUpdater.newUpdater(Call.class, "state");
 
         final C command;
+        final long deadline;
         final Thread caller = Thread.currentThread();
         volatile int state = QUEUED;
+        /** Its caller holds a lead: waking it would not free anything. */
+        volatile boolean leads;
         Object reply; // written before state becomes DONE, read after
 
-        Call(C command) {
+        Call(C command, long deadline) {
             this.command = command;
+            this.deadline = deadline;
         }
     }
 
@@ -64,47 +101,61 @@ final class AutoPipeline<C> {
     private final AtomicInteger leading = new AtomicInteger();
     private final int leaders;
     private final int maxBatch;
+    private final long leadNanos;
     private final Exchange<C> exchange;
     private final LongSupplier nanoTime;
+    private final Waiting waiting;
 
-    AutoPipeline(int leaders, int maxBatch, Exchange<C> exchange, LongSupplier nanoTime) {
-        if (leaders < 1 || maxBatch < 1) {
-            throw new IllegalArgumentException("leaders and maxBatch must be at least 1");
+    AutoPipeline(int leaders, int maxBatch, long leadNanos, Exchange<C> exchange, LongSupplier nanoTime) {
+        this(leaders, maxBatch, leadNanos, exchange, nanoTime, Waiting.LOCK_SUPPORT);
+    }
+
+    /**
+     * @param leadNanos the least time a caller must have left to lead (to start sending a batch)
+     */
+    AutoPipeline(int leaders, int maxBatch, long leadNanos, Exchange<C> exchange, LongSupplier nanoTime, Waiting waiting) {
+        if (leaders < 1 || maxBatch < 1 || leadNanos < 0) {
+            throw new IllegalArgumentException("leaders and maxBatch must be at least 1, leadNanos at least 0");
         }
         this.leaders = leaders;
         this.maxBatch = maxBatch;
+        this.leadNanos = leadNanos;
         this.exchange = exchange;
         this.nanoTime = nanoTime;
+        this.waiting = waiting;
     }
 
     /**
      * Sends a command, with others if others are waiting, and returns its reply.
      *
-     * @param timeoutNanos how long this caller waits, in all
+     * @param deadlineNanos when this caller gives up, on the pipeline's clock
      * @throws RuntimeException the command's own error, the batch's failure, {@link TimeoutException}
      *                          or {@link RedisPort.BusyException}
      */
-    Object call(C command, long timeoutNanos) {
-        Call<C> call = new Call<>(command);
-        long deadline = nanoTime.getAsLong() + timeoutNanos;
+    Object call(C command, long deadlineNanos) {
+        Call<C> call = new Call<>(command, deadlineNanos);
         queue.add(call);
         try {
             while (true) {
+                waiting.turn();
                 if (call.state == DONE) {
                     return reply(call);
                 }
-                int n = leading.get();
-                if (n < leaders && leading.compareAndSet(n, n + 1)) {
+                long left = deadlineNanos - nanoTime.getAsLong();
+                if (call.state == QUEUED && mayLead(left) && takeLead()) {
+                    call.leads = true;
                     try {
-                        while (call.state != DONE && sendOneBatch()) {
-                            // lead until our own command is answered
+                        while (call.state == QUEUED && mayLead(deadlineNanos - nanoTime.getAsLong())
+                                && sendOneBatch(deadlineNanos)) {
+                            // lead until our own command has left (or our time for it is up)
                         }
                     } finally {
+                        call.leads = false;
                         leading.decrementAndGet();
                     }
+                    wakeNext(); // the lead is free, and others may be queued behind us
                     continue;
                 }
-                long left = deadline - nanoTime.getAsLong();
                 if (left <= 0) {
                     if (Call.STATE.compareAndSet(call, QUEUED, WITHDRAWN)) {
                         queue.remove(call);
@@ -115,11 +166,25 @@ final class AutoPipeline<C> {
                     }
                     continue;
                 }
-                LockSupport.parkNanos(this, left);
+                // taken by another leader, or no lead free: whoever answers it or frees a lead wakes us
+                waiting.park(this, left);
             }
         } finally {
             wakeNext();
         }
+    }
+
+    private boolean mayLead(long leftNanos) {
+        return leftNanos > 0 && leftNanos >= leadNanos;
+    }
+
+    private boolean takeLead() {
+        for (int n = leading.get(); n < leaders; n = leading.get()) {
+            if (leading.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Object reply(Call<?> call) {
@@ -133,7 +198,7 @@ final class AutoPipeline<C> {
     }
 
     /** Takes up to maxBatch queued commands and sends them; false when there were none. */
-    private boolean sendOneBatch() {
+    private boolean sendOneBatch(long deadlineNanos) {
         List<Call<C>> batch = new ArrayList<>(Math.min(maxBatch, 16));
         Call<C> c;
         while (batch.size() < maxBatch && (c = queue.poll()) != null) {
@@ -150,12 +215,12 @@ final class AutoPipeline<C> {
         }
         List<Object> replies;
         try {
-            replies = exchange.send(commands);
+            replies = exchange.send(commands, deadlineNanos);
             if (replies.size() != batch.size()) {
                 throw new IllegalStateException(replies.size() + " replies to " + batch.size() + " commands");
             }
         } catch (RuntimeException | Error e) {
-            replies = java.util.Collections.nCopies(batch.size(), e);
+            replies = Collections.nCopies(batch.size(), e);
         }
         Thread self = Thread.currentThread();
         for (int i = 0; i < batch.size(); i++) {
@@ -163,28 +228,36 @@ final class AutoPipeline<C> {
             b.reply = replies.get(i);
             b.state = DONE;
             if (b.caller != self) {
-                LockSupport.unpark(b.caller);
+                waiting.unpark(b.caller);
             }
         }
         return true;
     }
 
     /**
-     * Wakes the oldest waiting caller, if any and if a lead is free, so that it sends the queue:
-     * called by every caller on its way out, leader or not, so that no queued command is left
-     * without someone to send it.
+     * Wakes the oldest queued callers that may still lead, one per free lead, so that they send
+     * the queue: called by every caller on its way out and by every leader stepping down, so that
+     * no queued command waits unsent while a lead is free and its caller may lead.
      */
     private void wakeNext() {
-        if (leading.get() >= leaders) {
-            return; // the leaders still at work will wake someone when they leave
+        int free = leaders - leading.get();
+        if (free <= 0) {
+            return; // the leaders still at work will wake someone when they step down
         }
-        for (Call<C> head = queue.peek(); head != null; head = queue.peek()) {
-            if (head.state == QUEUED) {
-                LockSupport.unpark(head.caller);
-                return;
+        long now = nanoTime.getAsLong();
+        for (Call<C> c : queue) {
+            if (c.state == QUEUED && !c.leads && mayLead(c.deadline - now)) {
+                waiting.unpark(c.caller);
+                if (--free == 0) {
+                    return;
+                }
             }
-            queue.remove(head); // withdrawn, or taken by a leader between peek and check
         }
+    }
+
+    /** How many callers may send at once (for tests). */
+    int leaders() {
+        return leaders;
     }
 
     /** Commands waiting to be sent (for tests and metrics). */

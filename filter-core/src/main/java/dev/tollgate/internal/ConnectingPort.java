@@ -190,6 +190,11 @@ public final class ConnectingPort implements RedisPort {
     }
 
     @Override
+    public long[] evalsha(byte[] sha1, byte[] script, List<byte[]> keys, List<byte[]> args) {
+        return port().evalsha(sha1, script, keys, args); // the port's own NOSCRIPT handling, within one budget
+    }
+
+    @Override
     public long[] eval(byte[] script, List<byte[]> keys, List<byte[]> args) {
         return port().eval(script, keys, args);
     }

@@ -18,6 +18,18 @@ public interface RedisPort extends AutoCloseable {
      */
     long[] evalsha(byte[] sha1, List<byte[]> keys, List<byte[]> args);
 
+    /**
+     * Runs a loaded script by its SHA-1 and, when Redis has lost it (restarted, failed over), sends
+     * it whole ({@code EVAL}, which caches it again): one call, within one time budget.
+     */
+    default long[] evalsha(byte[] sha1, byte[] script, List<byte[]> keys, List<byte[]> args) {
+        try {
+            return evalsha(sha1, keys, args);
+        } catch (NoScriptException e) {
+            return eval(script, keys, args);
+        }
+    }
+
     /** Sends and runs a script whose reply is an array of integers. */
     long[] eval(byte[] script, List<byte[]> keys, List<byte[]> args);
 

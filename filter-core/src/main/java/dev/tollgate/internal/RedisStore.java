@@ -24,8 +24,8 @@ import java.util.function.LongSupplier;
  * skewed clocks agree.
  *
  * <p>The script is loaded with {@code SCRIPT LOAD} at start; when Redis has lost it (restart,
- * failover) the call that meets {@code NOSCRIPT} sends it whole with {@code EVAL} and loads it
- * again, and no client sees an error.
+ * failover) the call that meets {@code NOSCRIPT} sends it whole with {@code EVAL}, which caches it
+ * again, within the same time budget, and no client sees an error.
  *
  * <p>With Redis Cluster, the keys of one request share a slot when their clients do (the client
  * is the hash tag), and then the call is as atomic as anywhere. When they do not (a policy by
@@ -179,13 +179,8 @@ public final class RedisStore implements BucketStore {
         args.add(clockOverride == null ? EMPTY : bytes(Long.toString(clockOverride.getAsLong())));
         args.add(dry ? DRY : EMPTY);
         int limits = addArguments(requests, keys, args);
-        long[] reply;
-        try {
-            reply = redis.evalsha(SHA1_BYTES, keys, args);
-        } catch (RedisPort.NoScriptException e) {
-            reply = redis.eval(SCRIPT_BYTES, keys, args);
-            redis.scriptLoad(SCRIPT, requests.get(0).key());
-        }
+        // NOSCRIPT is answered by sending the script whole, in the same budget; EVAL caches it again
+        long[] reply = redis.evalsha(SHA1_BYTES, SCRIPT_BYTES, keys, args);
         if (reply == null || reply.length != limits * 4 + 1) {
             throw new IllegalStateException("the bucket script answered " + java.util.Arrays.toString(reply) + " for "
                     + limits + " limits");

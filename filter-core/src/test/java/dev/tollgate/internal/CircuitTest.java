@@ -1,13 +1,14 @@
 package dev.tollgate.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
+/** Examples of the circuit's rules; {@link CircuitPropertyTest} holds them over random interleavings. */
 class CircuitTest {
 
     final AtomicLong nanos = new AtomicLong(1_000_000_000L);
@@ -18,60 +19,119 @@ class CircuitTest {
         nanos.addAndGet(ms * 1_000_000L);
     }
 
+    void fail() {
+        try (Circuit.Call c = circuit.tryCall()) {
+            c.failed(down);
+        }
+    }
+
+    void succeed() {
+        try (Circuit.Call c = circuit.tryCall()) {
+            c.succeeded();
+        }
+    }
+
     @Test
     void opensAfterConsecutiveFailuresOnly() {
-        circuit.failure(down);
-        circuit.failure(down);
-        circuit.success();
-        circuit.failure(down);
-        circuit.failure(down);
+        fail();
+        fail();
+        succeed();
+        fail();
+        fail();
         assertEquals(Circuit.State.CLOSED, circuit.state(), "a success in between resets the count");
-        circuit.failure(down);
+        fail();
         assertEquals(Circuit.State.OPEN, circuit.state());
-        assertFalse(circuit.allowsCall(), "an open circuit calls nobody");
+        assertNull(circuit.tryCall(), "an open circuit calls nobody");
     }
 
     @Test
     void oneRequestProbesAfterTheOpenTimeAndASuccessCloses() {
         for (int i = 0; i < 3; i++) {
-            circuit.failure(down);
+            fail();
         }
         advanceMillis(999);
-        assertFalse(circuit.allowsCall());
+        assertNull(circuit.tryCall());
         advanceMillis(1);
-        assertTrue(circuit.allowsCall(), "the first request after a second probes");
+        Circuit.Call probe = circuit.tryCall();
+        assertNotNull(probe, "the first request after a second probes");
         assertEquals(Circuit.State.HALF_OPEN, circuit.state());
-        assertFalse(circuit.allowsCall(), "only one probe at a time");
-        circuit.success();
+        assertNull(circuit.tryCall(), "only one probe at a time");
+        probe.succeeded();
+        probe.close();
         assertEquals(Circuit.State.CLOSED, circuit.state());
-        assertTrue(circuit.allowsCall());
+        assertNotNull(circuit.tryCall());
     }
 
     @Test
     void aFailedProbeWaitsTheSameTimeAgainSoRecoveryIsNeverLate() {
         for (int i = 0; i < 3; i++) {
-            circuit.failure(down);
+            fail();
         }
         for (int probe = 0; probe < 20; probe++) {
             advanceMillis(999);
-            assertFalse(circuit.allowsCall(), "still open");
+            assertNull(circuit.tryCall(), "still open");
             advanceMillis(1);
-            assertTrue(circuit.allowsCall(), "a probe every second, however long Redis has been down");
-            circuit.failure(down);
+            fail(); // a probe every second, however long Redis has been down
             assertEquals(Circuit.State.OPEN, circuit.state());
         }
         advanceMillis(1_000);
-        assertTrue(circuit.allowsCall());
-        circuit.success();
+        succeed();
         assertEquals(Circuit.State.CLOSED, circuit.state());
         assertEquals(21_000, circuit.downNanos() / 1_000_000, "the outage lasted 21 s");
     }
 
     @Test
+    void aProbeThatEndsWithoutAVerdictLetsTheNextRequestProbeAtOnce() {
+        circuit.open(down);
+        advanceMillis(1_000);
+        try (Circuit.Call busy = circuit.tryCall()) {
+            assertNotNull(busy);
+            // the pool was busy, or an Error was thrown: no verdict on Redis
+        }
+        assertEquals(Circuit.State.OPEN, circuit.state());
+        Circuit.Call next = circuit.tryCall();
+        assertNotNull(next, "the next request probes, without waiting another open period");
+        next.succeeded();
+        assertEquals(Circuit.State.CLOSED, circuit.state());
+    }
+
+    @Test
+    void aProbeNeverClosedCountsAsLostAfterOneOpenPeriod() {
+        circuit.open(down);
+        advanceMillis(1_000);
+        Circuit.Call lost = circuit.tryCall(); // its thread never comes back
+        assertNotNull(lost);
+        advanceMillis(999);
+        assertNull(circuit.tryCall(), "one probe at a time while it may still answer");
+        advanceMillis(1);
+        Circuit.Call next = circuit.tryCall();
+        assertNotNull(next, "after an open period the lost probe no longer holds the circuit");
+        lost.failed(down);
+        assertEquals(Circuit.State.HALF_OPEN, circuit.state(), "the lost probe's late verdict changes nothing");
+        next.succeeded();
+        assertEquals(Circuit.State.CLOSED, circuit.state());
+    }
+
+    @Test
+    void aCallAllowedWhileClosedThatFailsLateDoesNotReopenTheCircuit() {
+        Circuit.Call slow = circuit.tryCall();
+        for (int i = 0; i < 3; i++) {
+            fail();
+        }
+        advanceMillis(1_000);
+        Circuit.Call probe = circuit.tryCall();
+        slow.failed(down);
+        assertEquals(Circuit.State.HALF_OPEN, circuit.state(), "the probe is still the one that decides");
+        assertNull(circuit.tryCall(), "and still the only one");
+        probe.succeeded();
+        assertEquals(Circuit.State.CLOSED, circuit.state());
+    }
+
+    @Test
     void openAtStartUpWaitsItsTimeThenProbes() {
         circuit.open(down);
-        assertFalse(circuit.allowsCall());
+        assertNull(circuit.tryCall());
         advanceMillis(1_000);
-        assertTrue(circuit.allowsCall());
+        assertNotNull(circuit.tryCall());
     }
 }
