@@ -75,6 +75,7 @@ public final class LocalStore implements BucketStore {
             int n = requests.size();
             long[][] wanted = new long[n][];
             long[][] debts = new long[n][];
+            boolean[] capped = new boolean[n];
             SlidingLog[] logs = new SlidingLog[n];
             boolean[] admits = new boolean[n];
             boolean enforcingAdmit = true;
@@ -97,9 +98,14 @@ public final class LocalStore implements BucketStore {
                     long[] d = new long[w.length];
                     for (int j = 0; j < w.length; j++) {
                         Limit l = limits.get(j);
-                        d[j] = state == null ? 0 : Gcra.debt(state[2 * j], state[2 * j + 1], now, l);
+                        long full = l.capacity() * l.refillPeriodMicros();
+                        d[j] = state == null ? 0 : Gcra.debt(state[3 * j], state[3 * j + 1], state[3 * j + 2], now, l);
+                        if (d[j] > full) {
+                            d[j] = full;
+                            capped[i] = true;
+                        }
                         w[j] = d[j] + r.cost() * l.refillPeriodMicros();
-                        ok &= w[j] <= l.capacity() * l.refillPeriodMicros();
+                        ok &= w[j] <= full;
                     }
                     debts[i] = d;
                 }
@@ -118,27 +124,30 @@ public final class LocalStore implements BucketStore {
                 if (logs[i] != null) {
                     if (take) {
                         logs[i].add(now, r.cost());
-                        stripe.put(r.key(), logs[i]);
                     }
                     for (int j = 0; j < limits.size(); j++, at += 4) {
                         logs[i].answer(out, at, limits.get(j), now, wanted[i][j]);
                     }
+                    stripe.keep(r.key(), logs[i]);
                     continue;
                 }
-                long[] state = take ? new long[2 * limits.size() + 1] : null;
+                // Written when taken, and when capped even if refused: see Gcra.
+                boolean write = take || capped[i];
+                long[] state = write ? new long[3 * limits.size() + 1] : null;
                 long expires = now;
                 for (int j = 0; j < limits.size(); j++, at += 4) {
                     Limit limit = limits.get(j);
                     long after = take ? wanted[i][j] : debts[i][j];
                     Gcra.answer(out, at, limit, after, wanted[i][j]);
-                    if (take) {
-                        state[2 * j] = Gcra.tatMicros(now, after, limit);
-                        state[2 * j + 1] = Gcra.tatFrac(after, limit);
+                    if (write) {
+                        state[3 * j] = Gcra.tatMicros(now, after, limit);
+                        state[3 * j + 1] = Gcra.tatFrac(after, limit);
+                        state[3 * j + 2] = limit.refillTokens();
                         expires = Math.max(expires, now + Gcra.ceilDiv(after, limit.refillTokens()));
                     }
                 }
-                if (take) {
-                    state[2 * limits.size()] = expires;
+                if (write) {
+                    state[3 * limits.size()] = expires;
                     stripe.put(r.key(), state);
                 }
             }
@@ -146,6 +155,14 @@ public final class LocalStore implements BucketStore {
         } finally {
             unlockAll(stripeMask);
         }
+    }
+
+    private static long largestCount(List<Limit> limits) {
+        long most = 0;
+        for (Limit l : limits) {
+            most = Math.max(most, l.capacity());
+        }
+        return most;
     }
 
     @Override
@@ -186,8 +203,10 @@ public final class LocalStore implements BucketStore {
     }
 
     /**
-     * One lock and one access-ordered map. A value is a token-bucket state ({@code long[]}: TAT
-     * and remainder per limit, then the expiry in µs) or a {@link SlidingLog}.
+     * One lock and one access-ordered map. A value is a token-bucket state ({@code long[]}: TAT,
+     * remainder and its unit per limit, then the expiry in µs) or a {@link SlidingLog}. A value of
+     * the other algorithm than the request's is treated as absent and dropped (keys name their
+     * algorithm, so only a caller that does not can meet one).
      */
     private static final class Stripe {
         final ReentrantLock lock = new ReentrantLock();
@@ -202,29 +221,41 @@ public final class LocalStore implements BucketStore {
         /** The token-bucket state, or {@code null} when absent, full again, or of another shape. */
         long[] bucket(String key, long now, int limits) {
             Object v = map.get(key);
-            if (!(v instanceof long[] state) || state[state.length - 1] <= now || state.length != 2 * limits + 1) {
+            if (!(v instanceof long[] state) || state[state.length - 1] <= now || state.length != 3 * limits + 1) {
                 if (v != null) {
-                    map.remove(key);
+                    remove(key);
                 }
                 return null;
             }
             return state;
         }
 
-        /** The log, rid of entries older than the longest window; a new one when absent. */
+        /** The log, normalised (see {@link SlidingLog#normalise}); a new, unstored one when absent. */
         SlidingLog log(String key, long now, List<Limit> limits) {
             long longest = 0;
-            long most = 0;
             for (Limit l : limits) {
                 longest = Math.max(longest, l.windowMicros());
-                most = Math.max(most, l.capacity());
             }
             Object v = map.get(key);
             if (v instanceof SlidingLog log) {
-                log.dropUpTo(now - longest);
+                log.normalise(now - longest, largestCount(limits));
                 return log;
             }
-            return new SlidingLog((int) most);
+            if (v != null) {
+                remove(key);
+            }
+            return new SlidingLog((int) largestCount(limits));
+        }
+
+        /** Stores a log after a decision (an empty one is absent). */
+        void keep(String key, SlidingLog log) {
+            if (log.isEmpty()) {
+                if (map.get(key) == log) {
+                    remove(key);
+                }
+                return;
+            }
+            put(key, log);
         }
 
         void put(String key, Object state) {
@@ -235,6 +266,10 @@ public final class LocalStore implements BucketStore {
                 eldest.next();
                 eldest.remove();
             }
+        }
+
+        void remove(String key) {
+            map.remove(key);
         }
     }
 }

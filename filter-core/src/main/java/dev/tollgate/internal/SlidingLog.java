@@ -19,9 +19,13 @@ final class SlidingLog {
         times = new long[Math.max(1, capacity)];
     }
 
-    /** Drops every entry at or before {@code t}. */
-    void dropUpTo(long t) {
-        while (size > 0 && times[head] <= t) {
+    /**
+     * Drops every entry at or before {@code t}, then the oldest beyond {@code most}. Neither can
+     * change a decision: the first are out of every window, and a log that holds more than a
+     * limit's count admits nothing under it until the surplus has left its window.
+     */
+    void normalise(long t, long most) {
+        while (size > 0 && (times[head] <= t || size > most)) {
             head = (head + 1) % times.length;
             size--;
         }
@@ -60,6 +64,10 @@ final class SlidingLog {
         return size == 0;
     }
 
+    int size() {
+        return size;
+    }
+
     private long at(int i) {
         return times[(head + i) % times.length];
     }
@@ -79,16 +87,27 @@ final class SlidingLog {
         return lo;
     }
 
-    /** Writes the four reply numbers of one limit, as {@code bucket.lua} does. */
+    /**
+     * Writes the four reply numbers of one limit, as {@code bucket.lua} does. {@code wanted} is
+     * the entries in the window before this request plus its cost; when the request was taken,
+     * the log already holds it.
+     */
     void answer(long[] out, int at, Limit limit, long now, long wanted) {
         long allowed = limit.capacity();
         long window = limit.windowMicros();
         long since = now - window;
         int after = countAfter(since);
-        out[at] = allowed - after;
-        out[at + 1] = after > 0 ? after(since, 1) + window - now : 0;
+        out[at] = Math.max(0, allowed - after);
+        // one more is free when the entries in the window drop to (allowed - remaining - 1)
+        out[at + 1] = after > 0 ? after(since, (int) Math.max(1, after - allowed + 1)) + window - now : 0;
         out[at + 2] = after > 0 ? newest() + window - now : 0;
-        out[at + 3] = wanted > allowed ? after(since, (int) (wanted - allowed)) + window - now : 0;
+        long retry = 0;
+        if (wanted > allowed) {
+            long k = wanted - allowed;
+            // a cost above the count could never pass (the configuration forbids it): say a window
+            retry = k <= after ? after(since, (int) k) + window - now : window;
+        }
+        out[at + 3] = retry;
     }
 
     @Override
