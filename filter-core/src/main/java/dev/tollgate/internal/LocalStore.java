@@ -13,10 +13,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * Token buckets in this JVM's memory, with the same meaning as the Redis store: for one server,
  * and as the fallback while Redis fails.
  *
- * <p>Bounded: it holds at most {@code maxKeys} buckets (about 100 bytes each). Beyond that the
- * least recently used bucket is forgotten, which gives that client a full bucket again. A flood
- * of distinct keys therefore costs a bounded amount of memory and, at worst, lets the forgotten
- * clients start over. A bucket that is full again is the same as an absent one.
+ * <p>Bounded in bytes. It holds at most {@code maxKeys} keys; each costs its map entry, its key
+ * and its state: about 150 bytes plus the key's length plus 24 bytes per limit. Sliding logs also
+ * hold their entries, in slots of 8 bytes that grow with use ({@link SlidingLog}); all logs
+ * together hold at most {@link #logSlotBudget(int)} slots, {@code 16 x maxKeys} but never less
+ * than one full log of {@value Algorithm#MAX_LOG_ENTRIES} per lock stripe: 12.8 MB at the
+ * default 100,000 keys. Beyond either bound the least recently used key (for the slot budget,
+ * the least recently used log) is forgotten, which gives that client a full bucket again. A
+ * flood therefore costs a bounded amount of memory and, at worst, lets the forgotten clients
+ * start over. A bucket that is full again is the same as an absent one.
  *
  * <p>Thread-safe: the keys are spread over lock stripes; one call locks the stripes of its keys
  * in a fixed order, so calls over several keys are atomic and cannot deadlock.
@@ -24,6 +29,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class LocalStore implements BucketStore {
 
     private static final int STRIPES = 64;
+    /** Log slots per key on average, for the slot budget. */
+    private static final int LOG_SLOTS_PER_KEY = 16;
 
     private final MicroClock clock;
     private final Stripe[] stripes = new Stripe[STRIPES];
@@ -35,8 +42,13 @@ public final class LocalStore implements BucketStore {
         this.clock = clock;
         int perStripe = maxKeys / STRIPES;
         for (int i = 0; i < STRIPES; i++) {
-            stripes[i] = new Stripe(perStripe);
+            stripes[i] = new Stripe(perStripe, logSlotBudget(maxKeys) / STRIPES);
         }
+    }
+
+    /** The most log slots (8 bytes each) a store of {@code maxKeys} keys holds. */
+    static long logSlotBudget(int maxKeys) {
+        return STRIPES * Math.max(Algorithm.MAX_LOG_ENTRIES, (long) LOG_SLOTS_PER_KEY * (maxKeys / STRIPES));
     }
 
     @Override
@@ -56,6 +68,33 @@ public final class LocalStore implements BucketStore {
             }
         }
         return n;
+    }
+
+    /** What the store holds, counted: keys, sliding logs, their entries and the slots allocated for them. */
+    record Usage(int keys, int logs, long logEntries, long logSlots) {
+    }
+
+    Usage usage() {
+        int keys = 0;
+        int logs = 0;
+        long entries = 0;
+        long slots = 0;
+        for (Stripe s : stripes) {
+            s.lock.lock();
+            try {
+                keys += s.map.size();
+                for (Object v : s.map.values()) {
+                    if (v instanceof SlidingLog log) {
+                        logs++;
+                        entries += log.size();
+                        slots += log.slots();
+                    }
+                }
+            } finally {
+                s.lock.unlock();
+            }
+        }
+        return new Usage(keys, logs, entries, slots);
     }
 
     @Override
@@ -123,7 +162,7 @@ public final class LocalStore implements BucketStore {
                 Stripe stripe = stripes[stripeOf(r.key())];
                 if (logs[i] != null) {
                     if (take) {
-                        logs[i].add(now, r.cost());
+                        logs[i].add(now, r.cost(), largestCount(limits));
                     }
                     for (int j = 0; j < limits.size(); j++, at += 4) {
                         logs[i].answer(out, at, limits.get(j), now, wanted[i][j]);
@@ -171,6 +210,7 @@ public final class LocalStore implements BucketStore {
             s.lock.lock();
             try {
                 s.map.clear();
+                s.logSlots = 0;
             } finally {
                 s.lock.unlock();
             }
@@ -211,10 +251,13 @@ public final class LocalStore implements BucketStore {
     private static final class Stripe {
         final ReentrantLock lock = new ReentrantLock();
         final int max;
+        final long maxLogSlots;
         final LinkedHashMap<String, Object> map;
+        long logSlots;
 
-        Stripe(int max) {
+        Stripe(int max, long maxLogSlots) {
             this.max = max;
+            this.maxLogSlots = maxLogSlots;
             this.map = new LinkedHashMap<>(16, 0.75f, true);
         }
 
@@ -244,10 +287,10 @@ public final class LocalStore implements BucketStore {
             if (v != null) {
                 remove(key);
             }
-            return new SlidingLog((int) largestCount(limits));
+            return new SlidingLog();
         }
 
-        /** Stores a log after a decision (an empty one is absent). */
+        /** Stores a log after a decision (an empty one is absent), counting its slots. */
         void keep(String key, SlidingLog log) {
             if (log.isEmpty()) {
                 if (map.get(key) == log) {
@@ -256,20 +299,41 @@ public final class LocalStore implements BucketStore {
                 return;
             }
             put(key, log);
+            logSlots += log.slots() - log.charged;
+            log.charged = log.slots();
+            if (logSlots > maxLogSlots) {
+                // The least recently used logs go; buckets free no slots, so they stay.
+                var eldest = map.entrySet().iterator();
+                while (logSlots > maxLogSlots && eldest.hasNext()) {
+                    var e = eldest.next();
+                    if (e.getValue() instanceof SlidingLog other && other != log) {
+                        eldest.remove();
+                        logSlots -= other.charged;
+                    }
+                }
+            }
         }
 
         void put(String key, Object state) {
-            map.put(key, state);
+            Object old = map.put(key, state);
+            if (old instanceof SlidingLog log && old != state) {
+                logSlots -= log.charged;
+            }
             if (map.size() > max) {
                 // The least recently used bucket goes: it is the likeliest to be full again.
                 var eldest = map.values().iterator();
-                eldest.next();
+                Object gone = eldest.next();
                 eldest.remove();
+                if (gone instanceof SlidingLog log) {
+                    logSlots -= log.charged;
+                }
             }
         }
 
         void remove(String key) {
-            map.remove(key);
+            if (map.remove(key) instanceof SlidingLog log) {
+                logSlots -= log.charged;
+            }
         }
     }
 }

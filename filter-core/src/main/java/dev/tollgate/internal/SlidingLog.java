@@ -7,17 +7,23 @@ import java.util.Arrays;
  * The in-memory sliding log of one client and policy: the times of its admitted requests,
  * oldest first, in a ring. {@code bucket.lua} does the same with a sorted set.
  *
+ * <p>The ring holds slots for what is stored, not for what the limit allows: it starts empty,
+ * doubles when full (never beyond the largest count of the policy) and halves its excess when a
+ * quarter or less is used, so it never has more than {@code max(4, 4 x entries)} slots. A
+ * {@code 10000/h} client that sends one request costs a few slots, not 10,000.
+ *
  * <p>Not thread-safe: {@link LocalStore} guards it with its stripe lock.
  */
 final class SlidingLog {
 
-    private long[] times;
+    private static final long[] EMPTY = new long[0];
+    private static final int MIN_SLOTS = 4;
+
+    private long[] times = EMPTY;
     private int head;
     private int size;
-
-    SlidingLog(int capacity) {
-        times = new long[Math.max(1, capacity)];
-    }
+    /** The slots {@link LocalStore} has counted for this log. */
+    int charged;
 
     /**
      * Drops every entry at or before {@code t}, then the oldest beyond {@code most}. Neither can
@@ -28,6 +34,9 @@ final class SlidingLog {
         while (size > 0 && (times[head] <= t || size > most)) {
             head = (head + 1) % times.length;
             size--;
+        }
+        if (times.length > MIN_SLOTS && size <= times.length / 4) {
+            resize(Math.max(MIN_SLOTS, 2 * size));
         }
     }
 
@@ -45,19 +54,26 @@ final class SlidingLog {
         return at(size - 1);
     }
 
-    void add(long now, long count) {
-        if (size + count > times.length) {
-            long[] bigger = new long[(int) Math.max(times.length * 2L, size + count)];
-            for (int i = 0; i < size; i++) {
-                bigger[i] = at(i);
-            }
-            times = bigger;
-            head = 0;
+    /** Adds {@code count} entries at {@code now}; the ring grows to at most {@code most} slots, or what it must hold. */
+    void add(long now, long count, long most) {
+        long needed = size + count;
+        if (needed > times.length) {
+            long doubled = Math.min(Math.max(MIN_SLOTS, 2L * times.length), most);
+            resize((int) Math.max(needed, doubled));
         }
         for (long i = 0; i < count; i++) {
             times[(head + size) % times.length] = now;
             size++;
         }
+    }
+
+    private void resize(int slots) {
+        long[] copy = new long[slots];
+        for (int i = 0; i < size; i++) {
+            copy[i] = at(i);
+        }
+        times = copy;
+        head = 0;
     }
 
     boolean isEmpty() {
@@ -66,6 +82,11 @@ final class SlidingLog {
 
     int size() {
         return size;
+    }
+
+    /** The slots allocated, used or not: 8 bytes each. */
+    int slots() {
+        return times.length;
     }
 
     private long at(int i) {
