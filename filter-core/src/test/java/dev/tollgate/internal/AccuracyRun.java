@@ -52,6 +52,7 @@ final class AccuracyRun {
     private final List<List<List<LimitSpec>>> plans = new ArrayList<>();
     private final int[] clientPlan = new int[AccuracyScenario.CLIENTS];
     private final boolean compactKeys;
+    private final AccuracyScenario.Setup setup;
     private final Deque<String> trace = new ArrayDeque<>();
     private long order;
 
@@ -75,6 +76,7 @@ final class AccuracyRun {
             clientPlan[c] = setup.clientPlans().get(c);
         }
         this.compactKeys = setup.compactKeys();
+        this.setup = setup;
     }
 
     void play(List<Action> actions) {
@@ -128,6 +130,10 @@ final class AccuracyRun {
 
     void reload(int policy, int plan, List<LimitSpec> limits) {
         plans.get(policy).set(plan, limits);
+    }
+
+    void rollBack(int policy, int plan) {
+        plans.get(policy).set(plan, setup.policies().get(policy).plans().get(plan));
     }
 
     void changePlan(int client, int plan) {

@@ -14,7 +14,8 @@ import net.jqwik.api.Tuple;
 /**
  * A random life of a rate limiter as the stores see it: two policies, two clients, two plans,
  * and a sequence of requests (over one or both policies, enforcing or shadow, with costs), clock
- * steps, reloads that change a policy's limits (capacity, rate, number of limits), plan changes,
+ * steps, reloads that change a policy's limits (capacity, rate, number of limits) or roll them
+ * back, plan changes,
  * algorithm switches, cost and mode changes, and restarts of the store. {@link AccuracyRun}
  * plays it against a store and {@link BucketModel} at once.
  *
@@ -98,6 +99,13 @@ record AccuracyScenario(Setup setup, List<Action> actions) {
     record Reload(int policy, int plan, List<LimitSpec> limits) implements Action {
         public void run(AccuracyRun run) {
             run.reload(policy, plan, limits);
+        }
+    }
+
+    /** A reload that restores one plan of one policy to its limits at the start (an operator's roll-back). */
+    record RollBack(int policy, int plan) implements Action {
+        public void run(AccuracyRun run) {
+            run.rollBack(policy, plan);
         }
     }
 
@@ -186,6 +194,7 @@ record AccuracyScenario(Setup setup, List<Action> actions) {
                 Tuple.of(8, Combinators.combine(client, policy).as(ProbeNext::new)),
                 Tuple.of(25, steps().map(Advance::new)),
                 Tuple.of(7, Combinators.combine(policy, Arbitraries.integers().between(0, PLANS - 1), limitSets()).as(Reload::new)),
+                Tuple.of(3, Combinators.combine(policy, Arbitraries.integers().between(0, PLANS - 1)).as(RollBack::new)),
                 Tuple.of(4, Combinators.combine(client, Arbitraries.integers().between(0, PLANS - 1)).as(ChangePlan::new)),
                 Tuple.of(4, policy.map(SwitchAlgorithm::new)),
                 Tuple.of(3, Combinators.combine(policy, Arbitraries.integers().between(1, 3)).as(SetCost::new)),

@@ -280,6 +280,24 @@ abstract class BucketStoreContract {
         assertTrue(admitted(take(k, "1/min; 100/day")));
     }
 
+    /**
+     * A bucket read under another number of limits starts full, at that decision, even one that
+     * refuses: both stores drop the old state then, so rolling the change back does not bring an
+     * old debt back in one store and not in the other.
+     */
+    @Test
+    void aChangedSetOfLimitsStartsFullAtTheFirstDecisionEvenARefusal() {
+        String k = key("changed-then-rolled-back");
+        String spent = key("changed-other");
+        assertTrue(admitted(take(k, "1/min")));
+        assertTrue(admitted(take(spent, "1/min")));
+        long[] refused = store.acquire(List.of(
+                new BucketRequest(k, Limit.parse("1/min; 100/day"), 1, true),
+                new BucketRequest(spent, Limit.parse("1/min"), 1, true)));
+        assertFalse(admitted(refused), "the other bucket refuses");
+        assertTrue(admitted(take(k, "1/min")), "rolled back, the bucket is the full one it became");
+    }
+
     @Test
     void aSmallerBurstCapsTheDebtOfAnExistingBucket() {
         String k = key("shrunk");
