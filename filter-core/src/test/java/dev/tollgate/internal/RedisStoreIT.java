@@ -146,6 +146,24 @@ class RedisStoreIT extends BucketStoreContract {
     }
 
     /**
+     * A reload that lengthens a log's window: the entries already stored count in the new window,
+     * so the key must not expire on the old one's schedule, even when the decision refuses.
+     */
+    @Test
+    void aLogKeyLivesAsLongAsItsLongestWindowAfterAReloadThatLengthensIt(RedisEndpoint redis) {
+        try (RedisStore real = new RedisStore(JedisPort.standalone(settings(redis)))) {
+            String k = key("log-lengthened");
+            real.acquire(List.of(new BucketRequest(k, Limit.parse("1/s"), 1, true, dev.tollgate.Algorithm.SLIDING_LOG)));
+            long before = Long.parseLong(redis.command("PTTL", k));
+            assertTrue(before > 0 && before <= 1_000, "PTTL " + before);
+            long[] refused = real.acquire(List.of(new BucketRequest(k, Limit.parse("1/min"), 1, true, dev.tollgate.Algorithm.SLIDING_LOG)));
+            assertTrue(refused[3] > 0, "the entry counts in the minute");
+            long after = Long.parseLong(redis.command("PTTL", k));
+            assertTrue(after > 59_000 && after <= 60_000, "kept for the minute: PTTL " + after);
+        }
+    }
+
+    /**
      * 32 threads at once, with and without auto-pipelining: a shared bucket admits exactly its
      * burst, and each thread's own bucket counts down exactly as that thread asked, so no reply
      * went to the wrong caller. The clock stands still, so no token comes back meanwhile.
