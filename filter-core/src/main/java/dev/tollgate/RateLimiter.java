@@ -388,8 +388,8 @@ public final class RateLimiter implements AutoCloseable {
                 clients.add(client);
                 limits.add(set);
                 long cost = costOverride > 0 ? costOverride : p.cost().of(method, path);
-                String key = c.compactKeys() ? BucketKeys.compactKey(c.keyPrefix(), p.name(), client, cluster(c))
-                        : BucketKeys.key(c.keyPrefix(), p.name(), client);
+                String key = c.compactKeys() ? BucketKeys.compactKey(c.keyPrefix(), p.name(), client, cluster(c), p.algorithm())
+                        : BucketKeys.key(c.keyPrefix(), p.name(), client, p.algorithm());
                 if (cache && p.mode() == Mode.ENFORCE) {
                     // The same question Redis answered: this bucket, this cost, this plan's limits.
                     String cacheKey = key + '\u0000' + cost + '\u0000' + plan;

@@ -103,8 +103,8 @@ final class HostileRequests {
             if (client == null || !CLIENT.matcher(client).matches()) {
                 fail(where.get() + ": client key of policy " + r.policy().name() + " is not safe for storage: '" + client + "'");
             }
-            String key = BucketKeys.key(prefix, r.policy().name(), client);
-            int bound = prefix.length() + BucketKeys.MAX_CLIENT + r.policy().name().length() + 3;
+            String key = BucketKeys.key(prefix, r.policy().name(), client, r.policy().algorithm());
+            int bound = prefix.length() + BucketKeys.MAX_CLIENT + r.policy().name().length() + 7; // 7: "{}:" and ":log"
             if (key.length() > bound || count(key, '{') != 1 || count(key, '}') != 1) {
                 fail(where.get() + ": storage key " + key.length() + " long (bound " + bound + ") or with stray braces: " + key);
             }

@@ -1,5 +1,6 @@
 package dev.tollgate.internal;
 
+import dev.tollgate.Algorithm;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -7,16 +8,22 @@ import java.util.Arrays;
 import java.util.Base64;
 
 /**
- * Storage keys. A key is {@code <prefix>{<client>}:<policy>}: the client part is the Redis
- * Cluster hash tag, so every policy of one client lands on one slot and can be checked in one
- * atomic call.
+ * Storage keys. A key is {@code <prefix>{<client>}:<policy>} for a token bucket and
+ * {@code <prefix>{<client>}:<policy>:log} for a sliding log: the client part is the Redis Cluster
+ * hash tag, so every policy of one client lands on one slot and can be checked in one atomic call.
+ *
+ * <p>The algorithm is part of the key because the two keep different Redis types (a string, a
+ * sorted set): a policy switched from one to the other must find a key of its own type, not the
+ * old one (which Redis would refuse with WRONGTYPE, for every client at once). Policy names never
+ * contain {@code ':'}, so no log key is another policy's bucket key. The token-bucket key is the
+ * one earlier versions used for both, so buckets survive an upgrade; sliding logs start empty once.
  *
  * <p>The client part comes from the request, so it is made safe: characters outside
  * {@code [A-Za-z0-9._:/@+=~-]} are percent-encoded as UTF-8 (a lone surrogate, which is no
  * character, as {@code %uD800}), so braces can never break the hash tag and no two inputs share
  * an encoding; anything longer than {@value #MAX_CLIENT} characters after that is replaced by
  * {@code #} and 22 characters of its SHA-256. A key is therefore never longer
- * than the prefix plus {@value #MAX_CLIENT} plus the policy name plus 3.
+ * than the prefix plus {@value #MAX_CLIENT} plus the policy name plus 7.
  */
 public final class BucketKeys {
 
@@ -84,9 +91,21 @@ public final class BucketKeys {
         }
     }
 
-    /** The storage key of a client under a policy. */
+    /** What a sliding log's key adds to the token bucket's. */
+    static final String LOG_SUFFIX = ":log";
+
+    /** The storage key of a client under a policy that counts with {@code algorithm}. */
+    public static String key(String prefix, String policy, String client, Algorithm algorithm) {
+        return prefix + "{" + client + "}:" + policy + suffix(algorithm);
+    }
+
+    /** The token-bucket key of a client under a policy; see {@link #key(String, String, String, Algorithm)}. */
     public static String key(String prefix, String policy, String client) {
-        return prefix + "{" + client + "}:" + policy;
+        return key(prefix, policy, client, Algorithm.TOKEN_BUCKET);
+    }
+
+    private static String suffix(Algorithm algorithm) {
+        return algorithm == Algorithm.SLIDING_LOG ? LOG_SUFFIX : "";
     }
 
     /**
@@ -94,11 +113,17 @@ public final class BucketKeys {
      * client's SHA-256 (60 bits) and 2 of the policy's, e.g. {@code tXq3v0Pz9mKBc}. Redis stores a
      * key of up to 14 characters in a smaller allocation: with a prefix of at most two characters a
      * one-limit bucket then takes 56 bytes instead of 88. In a Cluster the client part is wrapped
-     * in braces, the hash tag (72 bytes). The key no longer says who the client is.
+     * in braces, the hash tag (72 bytes). The key no longer says who the client is. A sliding log's
+     * key ends with {@code :log}, which no token-bucket key does.
      */
-    public static String compactKey(String prefix, String policy, String client, boolean cluster) {
+    public static String compactKey(String prefix, String policy, String client, boolean cluster, Algorithm algorithm) {
         String c = digest(client, 8).substring(0, 10);
-        return prefix + (cluster ? "{" + c + "}" : c) + digest(policy, 3).substring(0, 2);
+        return prefix + (cluster ? "{" + c + "}" : c) + digest(policy, 3).substring(0, 2) + suffix(algorithm);
+    }
+
+    /** The compact token-bucket key; see {@link #compactKey(String, String, String, boolean, Algorithm)}. */
+    public static String compactKey(String prefix, String policy, String client, boolean cluster) {
+        return compactKey(prefix, policy, client, cluster, Algorithm.TOKEN_BUCKET);
     }
 
     private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {

@@ -10,22 +10,42 @@ import dev.tollgate.Limit;
  * the moment at which it would be full again. For a limit that refills {@code n} tokens every
  * {@code p} µs, time is counted in units of {@code 1/n} µs so that one token is exactly
  * {@code p} units; the TAT is kept as whole microseconds {@code tat} plus a remainder
- * {@code frac} in {@code [0, n)}. The "debt" {@code d = (TAT - now)} in those units, clamped to
- * {@code [0, capacity * p]}, is what the bucket lacks to be full:
+ * {@code frac} in {@code [0, n)}, together with the {@code n} it was counted in. The "debt"
+ * {@code d = (TAT - now)} in those units, at least 0, is what the bucket lacks to be full:
  * {@code tokens = (capacity * p - d) / p}.
+ *
+ * <p>A change of limits keeps the TAT, so a client keeps the time it owes. Two normalisations
+ * follow from a change, the same in {@code bucket.lua}: a remainder counted in another {@code n}
+ * (the rate changed) is rounded up to the next whole microsecond, never in the client's favour;
+ * and a debt beyond the time to fill (the burst shrank) is capped, and the capped state must be
+ * stored even when the request is refused, or every refusal would announce a retry time that the
+ * next read, capping again from the old TAT, does not honour.
  */
 final class Gcra {
 
     private Gcra() {
     }
 
-    /** The debt of a stored state at {@code now}, in units of 1/n µs. */
-    static long debt(long tat, long frac, long now, Limit limit) {
+    /**
+     * The debt of a stored state at {@code now}, in units of 1/n µs, or {@code capacity * p + 1}
+     * when it exceeds the time to fill (the caller caps it and stores the capped state).
+     *
+     * @param unit the {@code n} the remainder {@code frac} was counted in
+     */
+    static long debt(long tat, long frac, long unit, long now, Limit limit) {
+        long n = limit.refillTokens();
+        if (frac > 0 && unit != n) {
+            tat++; // counted in another unit: round up to a whole microsecond
+            frac = 0;
+        }
         if (tat < now) {
             return 0; // tat + frac/n < tat + 1 <= now: the bucket is full
         }
-        long d = (tat - now) * limit.refillTokens() + frac;
-        return Math.min(d, limit.capacity() * limit.refillPeriodMicros());
+        long full = limit.capacity() * limit.refillPeriodMicros();
+        if (tat - now > full / n) {
+            return full + 1; // also keeps (tat - now) * n from overflowing after a rate change
+        }
+        return Math.min((tat - now) * n + frac, full + 1);
     }
 
     /** Writes the four reply numbers of one limit at {@code out[at..at+3]}. */

@@ -29,9 +29,14 @@ import java.util.function.LongSupplier;
  *
  * <p>With Redis Cluster, the keys of one request share a slot when their clients do (the client
  * is the hash tag), and then the call is as atomic as anywhere. When they do not (a policy by
- * address and one by user, say), every slot is first asked without writing; only if all admit
- * does each take, and if a slot refuses meanwhile the ones that took are refunded
- * ({@code refund.lua}), so a refused request still takes nothing.
+ * address and one by user, say), every slot is first asked without taking (the script still
+ * stores its normalisations, such as a debt capped after the burst shrank, so that the refusal's
+ * Retry-After holds); only if all admit does each take, and if a slot refuses meanwhile the ones
+ * that took are refunded ({@code refund.lua}), so a refused request still takes nothing.
+ *
+ * <p>Keys name their algorithm ({@link BucketKeys}); a key of the other type, left by an earlier
+ * version, is treated by the script as absent rather than failing the call, so an upgrade or an
+ * algorithm switch never opens the circuit.
  *
  * <p>Thread-safe.
  */

@@ -7,23 +7,36 @@ import java.util.Arrays;
  * The in-memory sliding log of one client and policy: the times of its admitted requests,
  * oldest first, in a ring. {@code bucket.lua} does the same with a sorted set.
  *
+ * <p>The ring holds slots for what is stored, not for what the limit allows: it starts empty,
+ * doubles when full (never beyond the largest count of the policy) and halves its excess when a
+ * quarter or less is used, so it never has more than {@code max(4, 4 x entries)} slots. A
+ * {@code 10000/h} client that sends one request costs a few slots, not 10,000.
+ *
  * <p>Not thread-safe: {@link LocalStore} guards it with its stripe lock.
  */
 final class SlidingLog {
 
-    private long[] times;
+    private static final long[] EMPTY = new long[0];
+    private static final int MIN_SLOTS = 4;
+
+    private long[] times = EMPTY;
     private int head;
     private int size;
+    /** The slots {@link LocalStore} has counted for this log. */
+    int charged;
 
-    SlidingLog(int capacity) {
-        times = new long[Math.max(1, capacity)];
-    }
-
-    /** Drops every entry at or before {@code t}. */
-    void dropUpTo(long t) {
-        while (size > 0 && times[head] <= t) {
+    /**
+     * Drops every entry at or before {@code t}, then the oldest beyond {@code most}. Neither can
+     * change a decision: the first are out of every window, and a log that holds more than a
+     * limit's count admits nothing under it until the surplus has left its window.
+     */
+    void normalise(long t, long most) {
+        while (size > 0 && (times[head] <= t || size > most)) {
             head = (head + 1) % times.length;
             size--;
+        }
+        if (times.length > MIN_SLOTS && size <= times.length / 4) {
+            resize(Math.max(MIN_SLOTS, 2 * size));
         }
     }
 
@@ -41,14 +54,12 @@ final class SlidingLog {
         return at(size - 1);
     }
 
-    void add(long now, long count) {
-        if (size + count > times.length) {
-            long[] bigger = new long[(int) Math.max(times.length * 2L, size + count)];
-            for (int i = 0; i < size; i++) {
-                bigger[i] = at(i);
-            }
-            times = bigger;
-            head = 0;
+    /** Adds {@code count} entries at {@code now}; the ring grows to at most {@code most} slots, or what it must hold. */
+    void add(long now, long count, long most) {
+        long needed = size + count;
+        if (needed > times.length) {
+            long doubled = Math.min(Math.max(MIN_SLOTS, 2L * times.length), most);
+            resize((int) Math.max(needed, doubled));
         }
         for (long i = 0; i < count; i++) {
             times[(head + size) % times.length] = now;
@@ -56,8 +67,26 @@ final class SlidingLog {
         }
     }
 
+    private void resize(int slots) {
+        long[] copy = new long[slots];
+        for (int i = 0; i < size; i++) {
+            copy[i] = at(i);
+        }
+        times = copy;
+        head = 0;
+    }
+
     boolean isEmpty() {
         return size == 0;
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** The slots allocated, used or not: 8 bytes each. */
+    int slots() {
+        return times.length;
     }
 
     private long at(int i) {
@@ -79,16 +108,27 @@ final class SlidingLog {
         return lo;
     }
 
-    /** Writes the four reply numbers of one limit, as {@code bucket.lua} does. */
+    /**
+     * Writes the four reply numbers of one limit, as {@code bucket.lua} does. {@code wanted} is
+     * the entries in the window before this request plus its cost; when the request was taken,
+     * the log already holds it.
+     */
     void answer(long[] out, int at, Limit limit, long now, long wanted) {
         long allowed = limit.capacity();
         long window = limit.windowMicros();
         long since = now - window;
         int after = countAfter(since);
-        out[at] = allowed - after;
-        out[at + 1] = after > 0 ? after(since, 1) + window - now : 0;
+        out[at] = Math.max(0, allowed - after);
+        // one more is free when the entries in the window drop to (allowed - remaining - 1)
+        out[at + 1] = after > 0 ? after(since, (int) Math.max(1, after - allowed + 1)) + window - now : 0;
         out[at + 2] = after > 0 ? newest() + window - now : 0;
-        out[at + 3] = wanted > allowed ? after(since, (int) (wanted - allowed)) + window - now : 0;
+        long retry = 0;
+        if (wanted > allowed) {
+            long k = wanted - allowed;
+            // a cost above the count could never pass (the configuration forbids it): say a window
+            retry = k <= after ? after(since, (int) k) + window - now : window;
+        }
+        out[at + 3] = retry;
     }
 
     @Override

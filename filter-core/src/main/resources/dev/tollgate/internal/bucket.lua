@@ -2,18 +2,21 @@
 Tollgate bucket script: all limits of all policies that apply to one request, checked
 all-or-nothing in one atomic call. Redis TIME is the clock.
 
-KEYS[i]   one key per (client, policy).
+KEYS[i]   one key per (client, policy, algorithm): a sliding log's key ends with ":log", a token
+          bucket's does not (BucketKeys), so a policy that switches algorithm never meets a key of
+          the other type.
           Token bucket: a string holding one state per limit, joined by ",". A state is "<tat>"
-          or "<tat>:<frac>": the theoretical arrival time (when the bucket is full again) in
-          whole microseconds of Redis TIME, plus a remainder in 1/n µs (the generic cell rate
-          algorithm).
-          Sliding log: a sorted set of the admitted requests, scored by their time in µs; it
-          never holds more entries than the largest count per window of the policy.
+          or "<tat>:<frac>:<n>": the theoretical arrival time (when the bucket is full again) in
+          whole microseconds of Redis TIME, plus a remainder in 1/n µs and the n it is counted in
+          (the generic cell rate algorithm). "<tat>:<frac>" (no n) was written by earlier versions.
+          Sliding log: a sorted set of the admitted requests, scored by their time in µs, members
+          "<time>:<sequence>", unique within the set; it never holds more entries than the largest
+          count per window of the policy.
 
 ARGV[1]   "" to read the clock from Redis TIME (always, in production); tests may pass a time in
           microseconds instead, to drive the clock. Keys still expire in Redis' real time, so
           then they are kept for at least a minute.
-ARGV[2]   "" to decide and take; "dry" to decide and write nothing (Redis Cluster, when the keys
+ARGV[2]   "" to decide and take; "dry" to decide and take nothing (Redis Cluster, when the keys
           of one request live in several slots: every slot is asked first, then each takes).
 ARGV[3..] for each key, in order: enforcing (1, or 0 for shadow), algorithm (b: token bucket,
           l: sliding log), cost, m (number of limits), then m triples:
@@ -28,9 +31,28 @@ Reply     a flat array, four integers per limit, keys in order then limits in or
 
 Semantics the request passes when every limit of every enforcing key admits it. Then each
           enforcing key takes cost from each of its limits, and so does each shadow key whose
-          own limits admit it. Otherwise nothing is written anywhere (the sliding log only drops
-          entries that left every window). A key expires (PX) when all its limits are full
-          again, so an idle client costs no memory.
+          own limits admit it. Otherwise nothing is taken from anything. A token bucket's key
+          expires (PX) when all its limits are full again, a log's one longest window after the
+          last decision, so an idle client costs no memory.
+
+Normalised whatever the decision, also when dry: what a key holds is first brought within
+          what the current limits can mean. None of this takes anything, so all-or-nothing holds;
+          it must be written even on a refusal (and across slots, where a refusal elsewhere ends
+          the call after the dry run), or a refusal's retry time would be a promise that the next
+          read breaks.
+          - A key of the wrong type (a sorted set where a bucket is read, or the reverse: left by
+            versions whose keys did not name the algorithm) is absent, and deleted.
+          - A bucket written for another number of limits is absent (full), and deleted.
+          - A bucket's debt beyond the time to fill (the burst shrank, or the rate rose) is
+            capped, and the capped state stored: the client is owed nothing beyond an empty
+            bucket from this decision on. Without this, each refusal would announce the time to
+            one token while the stored arrival time stayed far ahead, and the client that obeyed
+            would be refused again (for up to a day at 1000/day burst 10).
+          - A remainder counted in another n (the rate changed) is read rounded up to the next
+            whole µs, never in the client's favour; it is stored so when the key is written.
+          - A log drops the entries that left the longest window, and keeps only the newest
+            largest-count entries (more can follow a reload that lowered a count; the surplus
+            could not admit anything until it left its window anyway).
 
 Token bucket time is counted in units of 1/n µs so that a token is exactly p units; the "debt"
 d is how far the arrival time lies ahead of now, and the bucket holds (capacity * p - d) / p.
@@ -57,39 +79,64 @@ else
   now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
 
+-- A token bucket's stored string, or nil when absent; a key of another type is deleted.
+local function getBucket(key)
+  local v = redis.pcall('GET', key)
+  if type(v) == 'table' and v.err then
+    redis.call('DEL', key)
+    return nil
+  end
+  return v or nil
+end
+
+-- The debt of one limit in 1/n µs, or full + 1 when it exceeds the time to fill (then the caller
+-- caps it). tat, frac and unit as stored (unit nil for an earlier version's "<tat>:<frac>").
+local function debt(tat, frac, unit, n, full)
+  if not tat then return 0 end
+  if frac > 0 and unit ~= n and not (unit == nil and frac < n) then
+    tat, frac = tat + 1, 0
+  end
+  if tat < now then return 0 end
+  -- compared before multiplying: after a rate change (tat - now) * n may exceed 2^53
+  if tat - now > idiv(full, n) then return full + 1 end
+  local d = (tat - now) * n + frac
+  if d > full then return full + 1 end
+  return d
+end
+
+-- The stored state of one limit that owes 'after' at now.
+local function state(after, n)
+  local whole = idiv(after, n)
+  local frac = after - whole * n
+  if frac == 0 then
+    return string.format('%.0f', now + whole)
+  end
+  return string.format('%.0f:%.0f:%.0f', now + whole, frac, n)
+end
+
 -- The common case, one key with one token-bucket limit, in plain locals: the same steps as the
 -- general path below (a single key takes when its limit admits, enforcing or shadow alike).
 if #KEYS == 1 and ARGV[2] == '' and ARGV[4] == 'b' and ARGV[6] == '1' then
   local cost, cap, p, n = tonumber(ARGV[5]), tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
   local full = cap * p
   local d = 0
-  local stored = redis.call('GET', KEYS[1])
+  local stored = getBucket(KEYS[1])
   if stored then
-    local tat, frac = tonumber(stored), 0
-    if not tat then
-      local t, f = string.match(stored, '^(%d+):(%d+)$')
-      tat, frac = tonumber(t), tonumber(f)
-    end
-    if tat and tat >= now then
-      d = (tat - now) * n + frac
-      if d > full then d = full end
+    local t, f, u = string.match(stored, '^(%d+):?(%d*):?(%d*)$')
+    if t then
+      d = debt(tonumber(t), tonumber(f) or 0, tonumber(u), n, full)
+    else
+      redis.call('DEL', KEYS[1]) -- written for several limits: the bucket starts full
     end
   end
+  local capped = d > full
+  if capped then d = full end
   local wanted = d + cost * p
+  local take = wanted <= full
   local after, retry = d, 0
-  if wanted > full then
-    retry = ceildiv(wanted - full, n)
-  else
-    after = wanted
-    local whole = idiv(after, n)
-    local frac = after - whole * n
-    local value
-    if frac == 0 then
-      value = string.format('%.0f', now + whole)
-    else
-      value = string.format('%.0f:%.0f', now + whole, frac)
-    end
-    redis.call('SET', KEYS[1], value, 'PX', math.max(minTtl, ceildiv(ceildiv(after, n), 1000)))
+  if take then after = wanted else retry = ceildiv(wanted - full, n) end
+  if take or capped then
+    redis.call('SET', KEYS[1], state(after, n), 'PX', math.max(minTtl, ceildiv(ceildiv(after, n), 1000)))
   end
   local remaining = idiv(full - after, p)
   local nextIn = 0
@@ -99,7 +146,7 @@ end
 
 local dry = ARGV[2] == 'dry'
 
--- Phase 1: read every key and decide, writing nothing.
+-- Phase 1: read and normalise every key, and decide, taking nothing.
 local buckets = {}
 local admitAll = true
 local a = 3
@@ -109,15 +156,22 @@ for i = 1, #KEYS do
   local cost = tonumber(ARGV[a + 2])
   local m = tonumber(ARGV[a + 3])
   a = a + 4
-  local limits, ok, longest = {}, true, 0
+  local limits, ok, longest, most, capped, held = {}, true, 0, 0, false, 0
   if log then
     for j = 1, m do
-      local window = tonumber(ARGV[a + 1])
+      local count, window = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
       if window > longest then longest = window end
-      limits[j] = { tonumber(ARGV[a]), window }
+      if count > most then most = count end
+      limits[j] = { count, window }
       a = a + 3
     end
-    if not dry then redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - longest) end
+    local dropped = redis.pcall('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - longest)
+    if type(dropped) == 'table' and dropped.err then redis.call('DEL', KEYS[i]) end
+    held = redis.call('ZCARD', KEYS[i])
+    if held > most then
+      redis.call('ZREMRANGEBYRANK', KEYS[i], 0, held - most - 1)
+      held = most
+    end
     for j = 1, m do
       local l = limits[j]
       local count = redis.call('ZCOUNT', KEYS[i], '(' .. string.format('%.0f', now - l[2]), '+inf')
@@ -126,31 +180,35 @@ for i = 1, #KEYS do
       if l[4] > l[1] then ok = false end
     end
   else
-    local stored = redis.call('GET', KEYS[i])
-    local tats, fracs, count = {}, {}, 0
+    local stored = getBucket(KEYS[i])
+    local tats, fracs, units, count = {}, {}, {}, 0
     if stored then
-      for tat, frac in string.gmatch(stored, '(%d+):?(%d*)') do
+      for tat, frac, unit in string.gmatch(stored, '(%d+):?(%d*):?(%d*)') do
         count = count + 1
         tats[count] = tonumber(tat)
         fracs[count] = tonumber(frac) or 0
+        units[count] = tonumber(unit)
       end
-      if count ~= m then tats = {} end -- written for another set of limits: start full
+      if count ~= m then
+        tats = {}
+        redis.call('DEL', KEYS[i]) -- written for another set of limits: start full
+      end
     end
     for j = 1, m do
       local cap, p, n = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
       a = a + 3
       local full = cap * p
-      local d = 0
-      if tats[j] and tats[j] >= now then
-        d = (tats[j] - now) * n + fracs[j]
-        if d > full then d = full end
+      local d = debt(tats[j], fracs[j], units[j], n, full)
+      if d > full then
+        d = full
+        capped = true
       end
       local wanted = d + cost * p
       if wanted > full then ok = false end
       limits[j] = { cap, p, n, d, wanted }
     end
   end
-  buckets[i] = { enforcing, ok, limits, log, cost, longest }
+  buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held }
   if enforcing and not ok then admitAll = false end
 end
 
@@ -176,28 +234,38 @@ for i = 1, #KEYS do
   if b[4] then
     local key, cost = KEYS[i], b[5]
     if take then
-      local card = redis.call('ZCARD', key)
-      for k = 1, cost do
-        redis.call('ZADD', key, now, string.format('%.0f:%d', now, card + k))
+      -- Members must be unique, or ZADD updates instead of adding and the log under-counts:
+      -- after a refund or a trim, the next sequence number may already be taken at this time.
+      local seq = b[8]
+      local member = string.format('%.0f', now) .. ':'
+      for _ = 1, cost do
+        repeat seq = seq + 1 until redis.call('ZADD', key, now, member .. seq) == 1
       end
+    end
+    if take or b[8] > 0 then
       redis.call('PEXPIRE', key, math.max(minTtl, ceildiv(b[6], 1000)))
     end
     for _, l in ipairs(b[3]) do
       local allowed, window, since = l[1], l[2], now - l[2]
       local after = l[3]
       if take then after = l[4] end
-      local nextIn, untilFull, retry = 0, 0, 0
+      local remaining, nextIn, untilFull, retry = allowed - after, 0, 0, 0
+      if remaining < 0 then remaining = 0 end
       if after > 0 then
-        nextIn = entry(key, since, 1) + window - now
+        -- one more is free when the entries in the window drop to allowed - remaining - 1
+        nextIn = entry(key, since, math.max(1, after - allowed + 1)) + window - now
         local newest = redis.call('ZREVRANGEBYSCORE', key, '+inf', '(' .. string.format('%.0f', since), 'WITHSCORES', 'LIMIT', 0, 1)
         untilFull = tonumber(newest[2]) + window - now
       end
       if l[4] > allowed then
-        retry = entry(key, since, l[4] - allowed) + window - now
+        local k = l[4] - allowed
+        -- a cost above the count could never pass (the configuration forbids it): say a window
+        if k <= l[3] then retry = entry(key, since, k) + window - now else retry = window end
       end
-      answer(allowed - after, nextIn, untilFull, retry)
+      answer(remaining, nextIn, untilFull, retry)
     end
   else
+    local write = take or b[7]
     local states, ttl = {}, 0
     for j, l in ipairs(b[3]) do
       local cap, p, n, d, wanted = l[1], l[2], l[3], l[4], l[5]
@@ -211,18 +279,12 @@ for i = 1, #KEYS do
       if wanted > full then retry = ceildiv(wanted - full, n) end
       local untilFull = ceildiv(after, n)
       answer(remaining, nextIn, untilFull, retry)
-      if take then
-        local whole = idiv(after, n)
-        local frac = after - whole * n
-        if frac == 0 then
-          states[j] = string.format('%.0f', now + whole)
-        else
-          states[j] = string.format('%.0f:%.0f', now + whole, frac)
-        end
+      if write then
+        states[j] = state(after, n)
         if untilFull > ttl then ttl = untilFull end
       end
     end
-    if take then
+    if write then
       redis.call('SET', KEYS[i], table.concat(states, ','), 'PX', math.max(minTtl, ceildiv(ttl, 1000)))
     end
   end

@@ -12,8 +12,11 @@ ARGV[2..] for each key the same arguments bucket.lua got: enforcing, algorithm (
 Reply     a one-element array: the number of keys refunded.
 
 A token bucket's arrival time moves back by exactly cost tokens (cost * p / n µs, carried in
-1/n µs); if that makes the bucket fuller than full, it is simply full. A log loses cost of the
-entries added at that time.
+1/n µs; a remainder counted in another n is first rounded up to a whole µs, as bucket.lua reads
+it); if that makes the bucket fuller than full, it is simply full. A log loses cost of the
+entries added at that time (any of them: entries of one time are alike, and their members are
+unique, so bucket.lua's next entries at that time never overwrite one). A key of another type,
+or written for another number of limits, meanwhile, is left alone.
 ]]
 
 local function idiv(a, b)
@@ -32,31 +35,36 @@ for i = 1, #KEYS do
   a = a + 4
   if log then
     local t = string.format('%.0f', at)
-    local added = redis.call('ZRANGEBYSCORE', KEYS[i], t, t, 'LIMIT', 0, cost)
-    if #added > 0 then
+    local added = redis.pcall('ZRANGEBYSCORE', KEYS[i], t, t, 'LIMIT', 0, cost)
+    if type(added) == 'table' and not added.err and #added > 0 then
       redis.call('ZREM', KEYS[i], unpack(added))
       refunded = refunded + 1
     end
     a = a + 3 * m
   else
-    local stored = redis.call('GET', KEYS[i])
+    local stored = redis.pcall('GET', KEYS[i])
     local states, j = {}, 0
-    if stored then
-      for tat, frac in string.gmatch(stored, '(%d+):?(%d*)') do
+    if type(stored) == 'string' then
+      for tat, frac, unit in string.gmatch(stored, '(%d+):?(%d*):?(%d*)') do
         j = j + 1
+        if j > m then break end
         local p, n = tonumber(ARGV[a + 3 * (j - 1) + 1]), tonumber(ARGV[a + 3 * (j - 1) + 2])
+        local t, f, u = tonumber(tat), tonumber(frac) or 0, tonumber(unit)
+        if f > 0 and u ~= n and not (u == nil and f < n) then
+          t, f = t + 1, 0
+        end
         local total = cost * p
         local whole = idiv(total, n)
-        local f = (tonumber(frac) or 0) - (total - whole * n)
+        f = f - (total - whole * n)
         if f < 0 then
           f = f + n
           whole = whole + 1
         end
-        local t = tonumber(tat) - whole
+        t = t - whole
         if f == 0 then
           states[j] = string.format('%.0f', t)
         else
-          states[j] = string.format('%.0f:%.0f', t, f)
+          states[j] = string.format('%.0f:%.0f:%.0f', t, f, n)
         end
       end
     end

@@ -5,8 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.Algorithm;
+import dev.tollgate.Policy;
 import java.util.HashSet;
 import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 class BucketKeysTest {
@@ -77,5 +84,43 @@ class BucketKeysTest {
         String c = BucketKeys.compactKey("t", "default", "ip=203.0.113.7", true);
         assertEquals("t{" + k.substring(1, 11) + "}" + k.substring(11), c, "braces around the client in a Cluster");
         assertFalse(k.substring(1).contains("{") || k.contains("}"));
+    }
+
+    @Test
+    void aTokenBucketKeepsTheKeyOfEarlierVersionsAndASlidingLogHasItsOwn() {
+        assertEquals("tollgate:{ip=203.0.113.7}:api", BucketKeys.key("tollgate:", "api", "ip=203.0.113.7", Algorithm.TOKEN_BUCKET),
+                "unchanged, so buckets survive an upgrade");
+        assertEquals("tollgate:{ip=203.0.113.7}:api:log", BucketKeys.key("tollgate:", "api", "ip=203.0.113.7", Algorithm.SLIDING_LOG));
+        String compact = BucketKeys.compactKey("t", "api", "ip=203.0.113.7", false);
+        assertEquals(compact, BucketKeys.compactKey("t", "api", "ip=203.0.113.7", false, Algorithm.TOKEN_BUCKET));
+        assertEquals(compact + ":log", BucketKeys.compactKey("t", "api", "ip=203.0.113.7", false, Algorithm.SLIDING_LOG));
+    }
+
+    /**
+     * Issue 10, finding 4, made impossible by construction: a sliding log's key (a sorted set) is
+     * never the key of a token bucket (a string), whatever the policy names (as the configuration
+     * admits them, no ':') and clients; and the readable format never gives two buckets one key.
+     */
+    @Property(tries = 300)
+    void keysOfTheTwoAlgorithmsNeverMeet(@ForAll("policies") String policy, @ForAll("policies") String otherPolicy,
+                                         @ForAll String rawClient, @ForAll String otherRawClient, @ForAll boolean cluster) {
+        String client = BucketKeys.client(rawClient);
+        String other = BucketKeys.client(otherRawClient);
+        String log = BucketKeys.key("tollgate:", policy, client, Algorithm.SLIDING_LOG);
+        String bucket = BucketKeys.key("tollgate:", otherPolicy, other, Algorithm.TOKEN_BUCKET);
+        assertNotEquals(log, bucket);
+        assertNotEquals(BucketKeys.compactKey("t:", policy, client, cluster, Algorithm.SLIDING_LOG),
+                BucketKeys.compactKey("t:", otherPolicy, other, cluster, Algorithm.TOKEN_BUCKET));
+        boolean same = policy.equals(otherPolicy) && client.equals(other);
+        assertEquals(same, BucketKeys.key("tollgate:", policy, client, Algorithm.SLIDING_LOG)
+                .equals(BucketKeys.key("tollgate:", otherPolicy, other, Algorithm.SLIDING_LOG)));
+        assertEquals(same, bucket.equals(BucketKeys.key("tollgate:", policy, client, Algorithm.TOKEN_BUCKET)));
+    }
+
+    @Provide
+    Arbitrary<String> policies() {
+        Arbitrary<String> names = Arbitraries.strings().withChars("abcXYZ019_.-").ofMinLength(0).ofMaxLength(8)
+                .flatMap(tail -> Arbitraries.of("a", "Z", "0", "log", "l").map(head -> head + tail));
+        return names.filter(n -> Policy.NAME.matcher(n).matches());
     }
 }

@@ -280,6 +280,24 @@ abstract class BucketStoreContract {
         assertTrue(admitted(take(k, "1/min; 100/day")));
     }
 
+    /**
+     * A bucket read under another number of limits starts full, at that decision, even one that
+     * refuses: both stores drop the old state then, so rolling the change back does not bring an
+     * old debt back in one store and not in the other.
+     */
+    @Test
+    void aChangedSetOfLimitsStartsFullAtTheFirstDecisionEvenARefusal() {
+        String k = key("changed-then-rolled-back");
+        String spent = key("changed-other");
+        assertTrue(admitted(take(k, "1/min")));
+        assertTrue(admitted(take(spent, "1/min")));
+        long[] refused = store.acquire(List.of(
+                new BucketRequest(k, Limit.parse("1/min; 100/day"), 1, true),
+                new BucketRequest(spent, Limit.parse("1/min"), 1, true)));
+        assertFalse(admitted(refused), "the other bucket refuses");
+        assertTrue(admitted(take(k, "1/min")), "rolled back, the bucket is the full one it became");
+    }
+
     @Test
     void aSmallerBurstCapsTheDebtOfAnExistingBucket() {
         String k = key("shrunk");
@@ -287,6 +305,66 @@ abstract class BucketStoreContract {
         long[] r = take(k, "1/s burst 5");
         assertFalse(admitted(r));
         assertEquals(1_000_000, r[3], "the debt is capped at the new burst: one token away");
+    }
+
+    /**
+     * Issue 10, finding 3: a client that spent a day's quota, then a reload to a smaller burst.
+     * The refusal's retry time must be kept: the capped debt is stored, even though the request
+     * was refused.
+     */
+    @Test
+    void afterTheBurstShrinksTheAnnouncedRetryAfterIsKept() {
+        String k = key("shrunk-retry");
+        assertTrue(admitted(take(k, "1000/day", 1000)));
+        long[] refused = take(k, "1000/day burst 10");
+        assertFalse(admitted(refused));
+        assertEquals(86_400_000, refused[3], "one token of 1000/day away: 86.4 s, the new burst's debt");
+        clock.advanceMicros(86_400_000 - 1);
+        assertFalse(admitted(take(k, "1000/day burst 10")), "not a microsecond early");
+        clock.advanceMicros(1);
+        assertTrue(admitted(take(k, "1000/day burst 10")), "and at the announced time it passes");
+    }
+
+    @Test
+    void aRateChangeRoundsAPartialMicrosecondUpNeverDown() {
+        String k = key("rate-change");
+        take(k, "3/s"); // owes 333,333.33 µs, stored as 333,333 µs and 1/3
+        long[] r = take(k, "1/s burst 3", 3);
+        assertFalse(admitted(r));
+        assertEquals(333_334, r[3], "read under another unit: rounded up to 333,334 µs");
+        assertEquals(333_334, r[2]);
+    }
+
+    @Test
+    void aLoweredLogCountNeverReportsLessThanNothingAndTellsWhenOneIsFree() {
+        String k = key("log-lowered");
+        for (int i = 0; i < 5; i++) {
+            assertTrue(admitted(log(k, "5/s")));
+            clock.advanceMicros(100_000);
+        }
+        long[] r = log(k, "2/s");
+        assertFalse(admitted(r));
+        assertEquals(0, r[0], "five entries under a count of two: nothing left, not -3");
+        assertEquals(800_000, r[1], "one is free when four entries have left the window: the fourth leaves at 1.3 s");
+        assertEquals(800_000, r[3]);
+        clock.advanceMicros(799_999);
+        assertFalse(admitted(log(k, "2/s")));
+        clock.advanceMicros(1);
+        assertTrue(admitted(log(k, "2/s")));
+    }
+
+    /** Issue 10, finding 4: each algorithm has a key of its own, and a switch back finds the state it left. */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void anAlgorithmSwitchFindsNeitherTheOtherStateNorAnError(boolean compact) {
+        String policy = "switch" + (compact ? "-compact" : "");
+        String bucket = compact ? BucketKeys.compactKey("tollgate-test:", policy, run, false, Algorithm.TOKEN_BUCKET)
+                : BucketKeys.key("tollgate-test:", policy, run, Algorithm.TOKEN_BUCKET);
+        String logKey = compact ? BucketKeys.compactKey("tollgate-test:", policy, run, false, Algorithm.SLIDING_LOG)
+                : BucketKeys.key("tollgate-test:", policy, run, Algorithm.SLIDING_LOG);
+        assertEquals(2, takeUntilRefused(bucket, "2/min", 5));
+        assertEquals(2, countAdmitted(logKey, "2/min", 5), "the log starts empty: the bucket's state is not its own");
+        assertFalse(admitted(take(bucket, "2/min")), "switched back, the bucket is still spent");
     }
 
     @ParameterizedTest

@@ -1,5 +1,6 @@
 package dev.tollgate.internal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -79,7 +80,47 @@ class RedisStoreIT extends BucketStoreContract {
         assertEquals("int", redis.command("OBJECT", "ENCODING", k), "a one-limit bucket is a single integer");
         String thirds = key("compact-thirds");
         take(thirds, "3/s; 100/day");
-        assertTrue(redis.command("GET", thirds).matches("\\d+:1,\\d+"), redis.command("GET", thirds));
+        assertTrue(redis.command("GET", thirds).matches("\\d+:1:3,\\d+"), "a remainder names the unit it is counted in: "
+                + redis.command("GET", thirds));
+    }
+
+    /**
+     * Keys left by a version whose keys did not name the algorithm: a policy that was a sliding
+     * log left a sorted set where its token-bucket key now is. The script must neither fail (a
+     * failure opens the circuit for every client) nor trust it: the key is absent.
+     */
+    @Test
+    void aKeyOfTheOtherAlgorithmLeftBeforeAnUpgradeIsAbsentNotAnError(RedisEndpoint redis) {
+        String k = key("upgrade-leftover");
+        redis.command("ZADD", k, "1", "1:1", "2", "2:1");
+        long[] r = take(k, "2/min");
+        assertArrayEquals(new long[] {1, 30_000_000, 30_000_000, 0}, r, "a full bucket, as if the key were absent");
+        assertEquals("string", redis.command("TYPE", k));
+
+        String several = key("upgrade-leftover-several");
+        redis.command("ZADD", several, "1", "1:1");
+        String spent = key("spent");
+        take(spent, "1/min");
+        long[] refused = store.acquire(List.of(
+                new BucketRequest(several, Limit.parse("2/min; 10/h"), 1, true),
+                new BucketRequest(spent, Limit.parse("1/min"), 1, true)));
+        assertTrue(refused[11] > 0, "the other bucket refuses the request");
+        assertEquals("none", redis.command("TYPE", several), "the leftover is deleted, even on a refusal");
+
+        String logKey = key("upgrade-leftover-log");
+        redis.command("SET", logKey, "12345");
+        assertArrayEquals(new long[] {2, 1_000_000, 1_000_000, 0}, log(logKey, "3/s"));
+        assertEquals("zset", redis.command("TYPE", logKey));
+    }
+
+    @Test
+    void aRemainderWrittenByAnEarlierVersionIsReadInTheLimitsUnit(RedisEndpoint redis) {
+        String k = key("legacy-remainder");
+        long now = clock.nowMicros();
+        redis.command("SET", k, (now + 666_666) + ":2"); // two thirds of a µs, as "<tat>:<frac>" in 1/3 µs
+        long[] r = take(k, "3/s");
+        assertTrue(admitted(r));
+        assertArrayEquals(new long[] {0, 333_334, 1_000_000, 0}, r, "owes 666,666.67 + 333,333.33 µs: exactly one second");
     }
 
     private static long redisMicros(RedisEndpoint redis) {
@@ -101,6 +142,24 @@ class RedisStoreIT extends BucketStoreContract {
             real.acquire(List.of(new BucketRequest(fresh, Limit.parse("5/s; 8/min"), 1, true, dev.tollgate.Algorithm.SLIDING_LOG)));
             long pttl = Long.parseLong(redis.command("PTTL", fresh));
             assertTrue(pttl > 59_000 && pttl <= 60_000, "it expires when its newest entry leaves the longest window: " + pttl);
+        }
+    }
+
+    /**
+     * A reload that lengthens a log's window: the entries already stored count in the new window,
+     * so the key must not expire on the old one's schedule, even when the decision refuses.
+     */
+    @Test
+    void aLogKeyLivesAsLongAsItsLongestWindowAfterAReloadThatLengthensIt(RedisEndpoint redis) {
+        try (RedisStore real = new RedisStore(JedisPort.standalone(settings(redis)))) {
+            String k = key("log-lengthened");
+            real.acquire(List.of(new BucketRequest(k, Limit.parse("1/s"), 1, true, dev.tollgate.Algorithm.SLIDING_LOG)));
+            long before = Long.parseLong(redis.command("PTTL", k));
+            assertTrue(before > 0 && before <= 1_000, "PTTL " + before);
+            long[] refused = real.acquire(List.of(new BucketRequest(k, Limit.parse("1/min"), 1, true, dev.tollgate.Algorithm.SLIDING_LOG)));
+            assertTrue(refused[3] > 0, "the entry counts in the minute");
+            long after = Long.parseLong(redis.command("PTTL", k));
+            assertTrue(after > 59_000 && after <= 60_000, "kept for the minute: PTTL " + after);
         }
     }
 
