@@ -7,6 +7,7 @@ import dev.tollgate.testing.DropInJars;
 import dev.tollgate.testing.RedisEndpoint;
 import dev.tollgate.testing.WithRedis;
 import java.io.File;
+import java.lang.module.ModuleDescriptor;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The drop-in jar ({@code tollgate-filter-servlet-*-all.jar}) is everything a user who copies jars
- * needs: alone in WEB-INF/lib of a real Tomcat web application it limits over Redis.
+ * needs: alone in WEB-INF/lib of a real Tomcat web application it limits over Redis. It says what it
+ * bundles and under which licences, it is a named module, and Jedis inside it logs to the server's log.
  */
 @WithRedis
 class DropInJarIT {
@@ -66,6 +68,30 @@ class DropInJarIT {
                     .getProtectionDomain().getCodeSource().getLocation().toString().contains("tollgate-filter-servlet-all.jar"),
                     "the filter came from the drop-in jar");
         });
+    }
+
+    @Test
+    void everyBundledArtifactIsNamedAndLicensedInside() throws Exception {
+        assertEquals(List.of(), DropInJars.supplyChainProblems(dropInJar()));
+    }
+
+    @Test
+    void bothJarsCarryTheAutomaticModuleName() throws Exception {
+        Path jar = dropInJar();
+        assertEquals("dev.tollgate.servlet", DropInJars.automaticModuleName(jar));
+        ModuleDescriptor onModulePath = DropInJars.moduleOnModulePath(jar);
+        assertEquals("dev.tollgate.servlet", onModulePath.name());
+        assertTrue(onModulePath.isAutomatic());
+        assertEquals("dev.tollgate.servlet", DropInJars.automaticModuleName(DropInJars.findThin("tollgate-filter-servlet")), "the jar without dependencies");
+    }
+
+    @Test
+    void jedisLogsToJavaUtilLoggingWithoutSlf4jWarnings() throws Exception {
+        DropInJars.JedisLog log = DropInJars.jedisLogThrough(dropInJar());
+        assertEquals(List.of(), log.slf4jLines(), "SLF4J fell back to its NOP logger");
+        assertEquals("dev.tollgate.shaded.slf4j.impl.JDK14LoggerFactory", log.loggerFactory());
+        assertTrue(log.julRecords().stream().anyMatch(r -> r.startsWith(
+                "INFO dev.tollgate.shaded.redis.clients.jedis.JedisSentinelPool: Trying to find master")), log.julRecords()::toString);
     }
 
     /** What a test checks on a started Tomcat and its one application. */
