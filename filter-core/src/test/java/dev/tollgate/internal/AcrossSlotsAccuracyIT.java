@@ -26,7 +26,7 @@ import net.jqwik.api.statistics.Statistics;
  */
 class AcrossSlotsAccuracyIT {
 
-    static JedisPort jedis;
+    static RedisPort jedis;
 
     @BeforeContainer
     static void connect() {

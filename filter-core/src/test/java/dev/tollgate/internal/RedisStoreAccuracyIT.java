@@ -25,7 +25,7 @@ import net.jqwik.api.statistics.Statistics;
 class RedisStoreAccuracyIT {
 
     static RedisProcess redis;
-    static JedisPort port;
+    static RedisPort port;
 
     @BeforeContainer
     static void start() {
