@@ -56,8 +56,9 @@ class DenyCacheProperties {
 
     /**
      * Clients change plans between requests here, so one bucket is asked about under two limit
-     * sets: a refusal remembered under one plan may then be shorter than the store's answer (the
-     * other plan took more meanwhile), never longer, and never a refusal the store would not give.
+     * sets: a refusal remembered under one plan may then differ in length from the store's answer
+     * (the other plan took more meanwhile, or its smaller time to fill capped the debt), but the
+     * cache never refuses a request the store would admit.
      */
     @Property(tries = 300)
     void aCachedRefusalIsAlwaysWhatTheStoreWouldAnswer(@ForAll("steps") List<Step> steps) {
@@ -104,7 +105,7 @@ class DenyCacheProperties {
                     Decision withCache = cached.check(request(a));
                     Decision without = plain.check(request(a));
                     assertEquals(without.verdict(), withCache.verdict(), () -> "cached " + withCache + "\nplain " + without);
-                    if (withCache.verdict() == Decision.Verdict.DENY) {
+                    if (exactWait && withCache.verdict() == Decision.Verdict.DENY) {
                         assertTrue(withCache.retryAfterMicros() <= without.retryAfterMicros(),
                                 () -> "the cache may not ask for a longer wait: " + withCache + "\nplain " + without);
                         if (exactWait && names(withCache).equals(names(without))) {
