@@ -380,34 +380,28 @@ public final class RateLimiter implements AutoCloseable {
             List<String> clients = new ArrayList<>(policies.size());
             List<List<Limit>> limits = new ArrayList<>(policies.size());
             boolean cache = c.denyCache() && fallback != null;
-            String[] cacheKeys = cache ? new String[policies.size()] : null;
-            List<PolicyResult> known = null; // refusals this node remembers, for this configuration
+            // The deny cache's question: every bucket of the request and its cost (see DenyCache).
+            StringBuilder cacheKey = cache ? new StringBuilder() : null;
             for (Policy p : policies) {
                 String client = BucketKeys.client(resolve(p, request));
                 List<Limit> set = p.limitsFor(plan);
                 clients.add(client);
                 limits.add(set);
                 long cost = costOverride > 0 ? costOverride : p.cost().of(method, path);
-                String key = c.compactKeys() ? BucketKeys.compactKey(c.keyPrefix(), p.name(), client, cluster(c), p.algorithm())
-                        : BucketKeys.key(c.keyPrefix(), p.name(), client, p.algorithm());
-                if (cache && p.mode() == Mode.ENFORCE) {
-                    // The same question Redis answered: this bucket, this cost, this plan's limits.
-                    String cacheKey = key + '\u0000' + cost + '\u0000' + plan;
-                    cacheKeys[calls.size()] = cacheKey;
-                    PolicyResult refused = denyCache.refused(cacheKey, c);
-                    if (refused != null) {
-                        metrics.denyCacheHit(p.name());
-                        if (known == null) {
-                            known = new ArrayList<>(1);
-                        }
-                        known.add(refused);
-                    }
+                String bucket = BucketKeys.bucketName(p, plan);
+                String key = c.compactKeys() ? BucketKeys.compactKey(c.keyPrefix(), bucket, client, cluster(c), p.algorithm())
+                        : BucketKeys.key(c.keyPrefix(), bucket, client, p.algorithm());
+                if (cache) {
+                    cacheKey.append(key).append('\u0000').append(cost).append('\u0000').append(p.mode()).append('\u0000');
                 }
                 calls.add(new BucketRequest(key, set, cost, p.mode() == Mode.ENFORCE, p.algorithm()));
             }
+            String cached = cache ? cacheKey.toString() : null;
+            List<PolicyResult> known = cache ? denyCache.refused(cached, c) : null;
             if (known != null) {
                 long retry = 0;
                 for (PolicyResult r : known) {
+                    metrics.denyCacheHit(r.policy().name());
                     retry = Math.max(retry, r.retryAfterMicros());
                 }
                 Decision d = new Decision(Decision.Verdict.DENY, known, retry, Decision.Source.CACHE);
@@ -416,12 +410,7 @@ public final class RateLimiter implements AutoCloseable {
             }
             Decision d = acquire(c, policies, clients, limits, plan, calls);
             if (cache && d.verdict() == Decision.Verdict.DENY && d.source() == Decision.Source.REDIS) {
-                for (int i = 0; i < policies.size(); i++) {
-                    PolicyResult r = d.results().get(i);
-                    if (r.policy().mode() == Mode.ENFORCE && r.denied()) {
-                        denyCache.remember(cacheKeys[i], c, r);
-                    }
-                }
+                denyCache.remember(cached, c, d.denying());
             }
             denials.record(d);
             metrics.decision(d, fallback != null);

@@ -1,6 +1,7 @@
 package dev.tollgate.internal;
 
 import dev.tollgate.Algorithm;
+import dev.tollgate.Policy;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -11,6 +12,12 @@ import java.util.Base64;
  * Storage keys. A key is {@code <prefix>{<client>}:<policy>} for a token bucket and
  * {@code <prefix>{<client>}:<policy>:log} for a sliding log: the client part is the Redis Cluster
  * hash tag, so every policy of one client lands on one slot and can be checked in one atomic call.
+ *
+ * <p>A plan with limits of its own counts in a bucket of its own: the policy part is then
+ * {@code <policy>@<plan>} ({@link #bucketName}). Names never contain {@code '@'}. Were the plans
+ * to share one bucket, a request under the plan with the shorter time to fill would cap the debt
+ * run up under the other, forgiving it: a spent pro client would get most of its burst back from
+ * one refused anonymous request at the same address.
  *
  * <p>The algorithm is part of the key because the two keep different Redis types (a string, a
  * sorted set): a policy switched from one to the other must find a key of its own type, not the
@@ -89,6 +96,14 @@ public final class BucketKeys {
             int c = b & 0xff;
             sb.append('%').append(HEX[c >> 4]).append(HEX[c & 15]);
         }
+    }
+
+    /**
+     * The name a policy's bucket goes by for a request under {@code plan}: the policy's name, or
+     * {@code <policy>@<plan>} when that plan has limits of its own.
+     */
+    public static String bucketName(Policy policy, String plan) {
+        return plan != null && policy.planLimits().containsKey(plan) ? policy.name() + "@" + plan : policy.name();
     }
 
     /** What a sliding log's key adds to the token bucket's. */

@@ -9,24 +9,28 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Clients known to be refused: when Redis refuses a client under a policy until time T, the
- * next requests of that client under that policy are refused from memory until T, without
+ * Requests known to be refused: when Redis refuses a request until time T, the next requests of
+ * the same shape (the same buckets, at the same costs) are refused from memory until T, without
  * asking Redis. A flood from one client then costs one Redis call per refusal window instead
  * of one per request.
  *
  * <p>Never stricter than Redis: a refusal is only reused for the same question Redis answered.
- * The caller's key names the bucket, the cost and the limit set (the plan) it asked about, and
- * every entry belongs to the configuration ({@code generation}) under which it was decided: a
- * lookup under another configuration ignores it, even one remembered by a decision that was
- * still running while a reload cleared the cache. Traffic from other nodes can only make the
- * client wait longer, never shorter, so a cached refusal is never wrong because of it. What it
- * cannot see is an operator deleting the key in Redis by hand.
+ * The caller's key names every bucket of the request and its cost, and every entry belongs to
+ * the configuration ({@code generation}) under which it was decided: a lookup under another
+ * configuration ignores it, even one remembered by a decision that was still running while a
+ * reload cleared the cache. The key is the whole request, not each of its buckets, because the
+ * store does more than refuse on a read: the first read of a bucket under new limits caps the
+ * debt beyond their time to fill and stores that. A refusal remembered for one bucket and reused
+ * for a request that also names a bucket Redis has not seen under these limits would skip that
+ * forgiveness, and a later request would be refused where Redis would admit. Traffic from other
+ * nodes can only make the client wait longer, never shorter, so a cached refusal is never wrong
+ * because of it. What it cannot see is an operator deleting the key in Redis by hand.
  *
  * <p>Bounded; thread-safe.
  */
 public final class DenyCache {
 
-    private record Entry(long untilNanos, long atNanos, Object generation, PolicyResult result) {
+    private record Entry(long untilNanos, long atNanos, Object generation, List<PolicyResult> results) {
     }
 
     /** How often, at most, a full cache is swept for expired refusals. */
@@ -44,12 +48,14 @@ public final class DenyCache {
     }
 
     /**
-     * Remembers a refusal by a policy of a client, for as long as Redis said.
+     * Remembers a refusal of a request, for as long as Redis said: until the longest wait of the
+     * policies that refused it.
      *
      * @param generation the configuration the refusal was decided under; only lookups under the
      *                   same one find it
+     * @param refusing   the results of the enforced policies that refused, at least one
      */
-    public void remember(String key, Object generation, PolicyResult result) {
+    public void remember(String key, Object generation, List<PolicyResult> refusing) {
         long now = nanoTime.getAsLong();
         if (entries.size() >= max) {
             // A sweep walks the whole map: one thread at a time and at most every 100 ms, so a
@@ -63,14 +69,18 @@ public final class DenyCache {
                 return;
             }
         }
-        entries.put(key, new Entry(now + result.retryAfterMicros() * 1000L, now, generation, result));
+        long retryMicros = 0;
+        for (PolicyResult r : refusing) {
+            retryMicros = Math.max(retryMicros, r.retryAfterMicros());
+        }
+        entries.put(key, new Entry(now + retryMicros * 1000L, now, generation, List.copyOf(refusing)));
     }
 
     /**
-     * The refusal still in force for this bucket key under this configuration, with its times
-     * brought up to now; or {@code null}.
+     * The refusals still in force for this request key under this configuration, with their
+     * times brought up to now (a policy whose own wait is over is left out); or {@code null}.
      */
-    public PolicyResult refused(String key, Object generation) {
+    public List<PolicyResult> refused(String key, Object generation) {
         Entry e = entries.get(key);
         if (e == null) {
             return null;
@@ -81,13 +91,20 @@ public final class DenyCache {
             return null;
         }
         long elapsedMicros = (now - e.atNanos) / 1000;
-        List<LimitState> states = new ArrayList<>(e.result.limits().size());
-        for (LimitState s : e.result.limits()) {
-            states.add(new LimitState(s.limit(), s.remaining(), Math.max(0, s.nextMicros() - elapsedMicros),
-                    Math.max(0, s.resetMicros() - elapsedMicros),
-                    s.admits() ? 0 : Math.max(1, s.retryAfterMicros() - elapsedMicros)));
+        List<PolicyResult> still = new ArrayList<>(e.results.size());
+        for (PolicyResult r : e.results) {
+            if (r.retryAfterMicros() <= elapsedMicros) {
+                continue;
+            }
+            List<LimitState> states = new ArrayList<>(r.limits().size());
+            for (LimitState s : r.limits()) {
+                states.add(new LimitState(s.limit(), s.remaining(), Math.max(0, s.nextMicros() - elapsedMicros),
+                        Math.max(0, s.resetMicros() - elapsedMicros),
+                        s.admits() ? 0 : Math.max(1, s.retryAfterMicros() - elapsedMicros)));
+            }
+            still.add(new PolicyResult(r.policy(), r.clientKey(), r.plan(), states));
         }
-        return new PolicyResult(e.result.policy(), e.result.clientKey(), e.result.plan(), states);
+        return still;
     }
 
     /** Forgets everything, e.g. after the limits changed. */

@@ -261,16 +261,20 @@ public final class LocalStore implements BucketStore {
             this.map = new LinkedHashMap<>(16, 0.75f, true);
         }
 
-        /** The token-bucket state, or {@code null} when absent, full again, or of another shape. */
+        /**
+         * The token-bucket state, or {@code null} when absent, full again, or of another shape. A
+         * state written for another number of limits is kept (see bucket.lua: a refused read must
+         * change nothing a later read could tell).
+         */
         long[] bucket(String key, long now, int limits) {
             Object v = map.get(key);
-            if (!(v instanceof long[] state) || state[state.length - 1] <= now || state.length != 3 * limits + 1) {
-                if (v != null) {
-                    remove(key);
-                }
-                return null;
+            if (v instanceof long[] state && state[state.length - 1] > now) {
+                return state.length == 3 * limits + 1 ? state : null;
             }
-            return state;
+            if (v != null) {
+                remove(key);
+            }
+            return null;
         }
 
         /** The log, normalised (see {@link SlidingLog#normalise}); a new, unstored one when absent. */

@@ -42,7 +42,10 @@ Normalised whatever the decision, also when dry: what a key holds is first broug
           read breaks.
           - A key of the wrong type (a sorted set where a bucket is read, or the reverse: left by
             versions whose keys did not name the algorithm) is absent, and deleted.
-          - A bucket written for another number of limits is absent (full), and deleted.
+          - A bucket written for another number of limits is read as full. It is not deleted:
+            it is overwritten when the call takes, and otherwise stays for limits of its shape to
+            read again, so that a refused read changes nothing a later read could tell (the deny
+            cache skips refused reads; see DenyCache).
           - A bucket's debt beyond the time to fill (the burst shrank, or the rate rose) is
             capped, and the capped state stored: the client is owed nothing beyond an empty
             bucket from this decision on. Without this, each refusal would announce the time to
@@ -125,9 +128,7 @@ if #KEYS == 1 and ARGV[2] == '' and ARGV[4] == 'b' and ARGV[6] == '1' then
     local t, f, u = string.match(stored, '^(%d+):?(%d*):?(%d*)$')
     if t then
       d = debt(tonumber(t), tonumber(f) or 0, tonumber(u), n, full)
-    else
-      redis.call('DEL', KEYS[1]) -- written for several limits: the bucket starts full
-    end
+    end -- else written for several limits: full, and left as it is unless this call takes
   end
   local capped = d > full
   if capped then d = full end
@@ -190,8 +191,7 @@ for i = 1, #KEYS do
         units[count] = tonumber(unit)
       end
       if count ~= m then
-        tats = {}
-        redis.call('DEL', KEYS[i]) -- written for another set of limits: start full
+        tats = {} -- written for another set of limits: full, and left as it is unless this call takes
       end
     end
     for j = 1, m do

@@ -22,7 +22,8 @@ import java.util.Map;
  * <ul>
  *   <li>a debt above the time to fill is capped, and the capped state is stored (the excess is
  *       forgiven from this moment on; a refusal therefore says the truth about when to retry);</li>
- *   <li>a state written for another number of limits is dropped (the bucket starts full);</li>
+ *   <li>a state written for another number of limits is read as full; it is replaced when the
+ *       bucket is written, and otherwise kept (a refused read changes nothing later reads see);</li>
  *   <li>an arrival time written under another refill unit n, and not a whole microsecond, is
  *       read rounded up to the next whole microsecond (never in the client's favour). It is
  *       stored so only when the key is written for another reason.</li>
@@ -187,8 +188,7 @@ final class BucketModel {
             } else {
                 Bucket b = states.get(id(r)) instanceof Bucket s ? s : null;
                 if (b != null && b.tats().length != m) {
-                    states.remove(id(r));
-                    b = null;
+                    b = null; // read as full; kept unless this call writes the bucket
                     restarted[i] = true;
                 }
                 debts[i] = new Q[m];

@@ -33,9 +33,9 @@ class DenyCacheTest {
     @Test
     void aRefusalIsRememberedUntilItsRetryAfterWithItsTimesBroughtUpToNow() {
         DenyCache cache = new DenyCache(100, nanos::get);
-        cache.remember("a", generation, refusal("ip=a", 80_000, 2_000_000));
+        cache.remember("a", generation, List.of(refusal("ip=a", 80_000, 2_000_000)));
         advanceMicros(30_000);
-        PolicyResult r = cache.refused("a", generation);
+        PolicyResult r = cache.refused("a", generation).get(0);
         assertNotNull(r);
         LimitState s = r.limits().get(0);
         assertEquals(50_000, s.retryAfterMicros(), "30 ms of the 80 ms are spent");
@@ -44,7 +44,7 @@ class DenyCacheTest {
         assertEquals(0, s.remaining());
         assertNull(cache.refused("b", generation), "another bucket is not refused");
         advanceMicros(49_999);
-        assertEquals(1, cache.refused("a", generation).retryAfterMicros(), "the last microsecond still refuses");
+        assertEquals(1, cache.refused("a", generation).get(0).retryAfterMicros(), "the last microsecond still refuses");
         advanceMicros(1);
         assertNull(cache.refused("a", generation), "at the retry time the next request asks Redis again");
         assertEquals(0, cache.size(), "and the expired entry is gone");
@@ -54,7 +54,7 @@ class DenyCacheTest {
     void aRefusalDecidedUnderAnotherConfigurationIsNeverServed() {
         DenyCache cache = new DenyCache(100, nanos::get);
         Object reloaded = new Object();
-        cache.remember("a", generation, refusal("ip=a", 1_000_000, 2_000_000));
+        cache.remember("a", generation, List.of(refusal("ip=a", 1_000_000, 2_000_000)));
         assertNull(cache.refused("a", reloaded), "a decision still running when the reload cleared the cache"
                 + " remembered it under the old configuration");
         assertNull(cache.refused("a", generation), "and it was dropped when found stale");
@@ -63,7 +63,7 @@ class DenyCacheTest {
     @Test
     void clearForgetsEveryRefusal() {
         DenyCache cache = new DenyCache(100, nanos::get);
-        cache.remember("a", generation, refusal("ip=a", 1_000_000, 2_000_000));
+        cache.remember("a", generation, List.of(refusal("ip=a", 1_000_000, 2_000_000)));
         cache.clear();
         assertNull(cache.refused("a", generation));
     }
@@ -71,20 +71,20 @@ class DenyCacheTest {
     @Test
     void aFullCacheSweepsExpiredRefusalsAtMostEveryHundredMillisecondsAndNeverGrows() {
         DenyCache cache = new DenyCache(3, nanos::get);
-        cache.remember("a", generation, refusal("ip=a", 10_000, 10_000));
-        cache.remember("b", generation, refusal("ip=b", 10_000, 10_000));
-        cache.remember("c", generation, refusal("ip=c", 500_000, 500_000));
-        cache.remember("d", generation, refusal("ip=d", 500_000, 500_000));
+        cache.remember("a", generation, List.of(refusal("ip=a", 10_000, 10_000)));
+        cache.remember("b", generation, List.of(refusal("ip=b", 10_000, 10_000)));
+        cache.remember("c", generation, List.of(refusal("ip=c", 500_000, 500_000)));
+        cache.remember("d", generation, List.of(refusal("ip=d", 500_000, 500_000)));
         assertEquals(3, cache.size(), "full of live refusals: the fourth is not remembered");
         assertNull(cache.refused("d", generation));
 
         advanceMicros(20_000); // a and b have expired, but the last sweep found nothing 20 ms ago
-        cache.remember("e", generation, refusal("ip=e", 500_000, 500_000));
+        cache.remember("e", generation, List.of(refusal("ip=e", 500_000, 500_000)));
         assertNull(cache.refused("e", generation), "no second sweep within 100 ms");
         assertEquals(3, cache.size());
 
         advanceMicros(100_000);
-        cache.remember("f", generation, refusal("ip=f", 500_000, 500_000));
+        cache.remember("f", generation, List.of(refusal("ip=f", 500_000, 500_000)));
         assertNotNull(cache.refused("f", generation), "the next sweep removed a and b and made room");
         assertNotNull(cache.refused("c", generation), "c is still refused");
         assertEquals(2, cache.size());
