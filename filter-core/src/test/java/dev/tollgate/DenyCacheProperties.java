@@ -19,6 +19,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 
 /**
  * The deny cache is never stricter than Redis: a node that remembers refusals answers exactly
@@ -40,6 +41,9 @@ class DenyCacheProperties {
     static final List<String> LIMITS = List.of("2/s burst 3", "1/s burst 2", "5/s burst 10", "1/min burst 2",
             "10/min burst 4; 1/s burst 2", "3/s burst 3");
 
+    /** What the global policy may count with a sliding log instead (whole requests per window, no burst). */
+    static final List<String> LOG_LIMITS = List.of("3/s", "2/s", "5/min", "3/s; 10/min", "4/10s");
+
     sealed interface Step permits Ask, Wait, Reload {
     }
 
@@ -51,7 +55,7 @@ class DenyCacheProperties {
     }
 
     /** The operator changes the policies' limits (by plan) and costs, then reloads. */
-    record Reload(String free, String pro, String global, int cost) implements Step {
+    record Reload(String free, String pro, String global, int cost, String algorithm) implements Step {
     }
 
     /**
@@ -96,6 +100,7 @@ class DenyCacheProperties {
                     settings.put("tollgate.policy.api.limits.pro", r.pro());
                     settings.put("tollgate.policy.global.limits", r.global());
                     settings.put("tollgate.policy.api.cost", Integer.toString(r.cost()));
+                    settings.put("tollgate.policy.global.algorithm", r.algorithm());
                     assertEquals(plain.reload(), cached.reload());
                 } else if (step instanceof Ask a) {
                     Decision withCache = cached.check(request(a));
@@ -145,13 +150,17 @@ class DenyCacheProperties {
     Arbitrary<List<Step>> steps() {
         Arbitrary<Step> ask = Combinators.combine(Arbitraries.of("192.0.2.1", "192.0.2.2"), Arbitraries.of(true, false),
                 Arbitraries.of(true, false)).as(Ask::new);
-        Arbitrary<Step> wait = Arbitraries.longs().between(1, 3_000_000).map(Wait::new);
+        Arbitrary<Step> wait = Arbitraries.frequencyOf(Tuple.of(5, Arbitraries.longs().between(1, 3_000_000)),
+                Tuple.of(1, Arbitraries.longs().between(3_000_000, 70_000_000))).map(Wait::new);
         Arbitrary<List<String>> plans = Arbitraries.of(ONE_LIMIT, TWO_LIMITS)
                 .flatMap(sets -> Arbitraries.of(sets).list().ofSize(2));
-        Arbitrary<Step> reload = Combinators.combine(plans, Arbitraries.of(LIMITS), Arbitraries.integers().between(1, 2))
-                .as((byPlan, global, cost) -> new Reload(byPlan.get(0), byPlan.get(1), global, cost));
+        Arbitrary<Tuple.Tuple2<String, String>> global = Arbitraries.frequencyOf(
+                Tuple.of(2, Arbitraries.of(LIMITS).map(l -> Tuple.of(l, "token-bucket"))),
+                Tuple.of(1, Arbitraries.of(LOG_LIMITS).map(l -> Tuple.of(l, "sliding-log"))));
+        Arbitrary<Step> reload = Combinators.combine(plans, global, Arbitraries.integers().between(1, 2))
+                .as((byPlan, g, cost) -> new Reload(byPlan.get(0), byPlan.get(1), g.get1(), cost, g.get2()));
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(12, ask), net.jqwik.api.Tuple.of(4, wait), net.jqwik.api.Tuple.of(1, reload))
+                Tuple.of(12, ask), Tuple.of(4, wait), Tuple.of(1, reload))
                 .list().ofMinSize(1).ofMaxSize(60);
     }
 }
