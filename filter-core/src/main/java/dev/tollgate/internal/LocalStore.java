@@ -162,6 +162,7 @@ public final class LocalStore implements BucketStore {
                 Stripe stripe = stripes[stripeOf(r.key())];
                 if (logs[i] != null) {
                     if (take) {
+                        logs[i].dropUpTo(now - longestWindow(limits));
                         logs[i].add(now, r.cost(), largestCount(limits));
                     }
                     for (int j = 0; j < limits.size(); j++, at += 4) {
@@ -194,6 +195,14 @@ public final class LocalStore implements BucketStore {
         } finally {
             unlockAll(stripeMask);
         }
+    }
+
+    private static long longestWindow(List<Limit> limits) {
+        long longest = 0;
+        for (Limit l : limits) {
+            longest = Math.max(longest, l.windowMicros());
+        }
+        return longest;
     }
 
     private static long largestCount(List<Limit> limits) {
@@ -277,15 +286,11 @@ public final class LocalStore implements BucketStore {
             return null;
         }
 
-        /** The log, normalised (see {@link SlidingLog#normalise}); a new, unstored one when absent. */
+        /** The log, trimmed (see {@link SlidingLog#keepNewest}); a new, unstored one when absent. */
         SlidingLog log(String key, long now, List<Limit> limits) {
-            long longest = 0;
-            for (Limit l : limits) {
-                longest = Math.max(longest, l.windowMicros());
-            }
             Object v = map.get(key);
             if (v instanceof SlidingLog log) {
-                log.normalise(now - longest, largestCount(limits));
+                log.keepNewest(largestCount(limits));
                 return log;
             }
             if (v != null) {

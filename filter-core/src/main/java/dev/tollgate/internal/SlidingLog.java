@@ -26,11 +26,24 @@ final class SlidingLog {
     int charged;
 
     /**
-     * Drops every entry at or before {@code t}, then the oldest beyond {@code most}. Neither can
-     * change a decision: the first are out of every window, and a log that holds more than a
-     * limit's count admits nothing under it until the surplus has left its window.
+     * Keeps only the newest {@code most} entries: a log that holds more than a limit's count
+     * admits nothing under it until the surplus has left its window. Only a reload that lowered a
+     * count leaves more; the first read under it trims them, and later reads find nothing to do.
      */
-    void normalise(long t, long most) {
+    void keepNewest(long most) {
+        dropWhile(Long.MIN_VALUE, most);
+    }
+
+    /**
+     * Drops every entry at or before {@code t}: they are out of every window. Done only when a
+     * request is taken, never on a refused read, so that a refusal changes nothing a later read
+     * can tell (a reload that lengthens the window counts them again; see bucket.lua).
+     */
+    void dropUpTo(long t) {
+        dropWhile(t, Long.MAX_VALUE);
+    }
+
+    private void dropWhile(long t, long most) {
         while (size > 0 && (times[head] <= t || size > most)) {
             head = (head + 1) % times.length;
             size--;

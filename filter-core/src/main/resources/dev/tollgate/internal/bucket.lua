@@ -32,8 +32,8 @@ Reply     a flat array, four integers per limit, keys in order then limits in or
 Semantics the request passes when every limit of every enforcing key admits it. Then each
           enforcing key takes cost from each of its limits, and so does each shadow key whose
           own limits admit it. Otherwise nothing is taken from anything. A token bucket's key
-          expires (PX) when all its limits are full again, a log's one longest window after the
-          last decision, so an idle client costs no memory.
+          expires (PX) when all its limits are full again, a log's one longest window after its
+          newest entry, so an idle client costs no memory.
 
 Normalised whatever the decision, also when dry: what a key holds is first brought within
           what the current limits can mean. None of this takes anything, so all-or-nothing holds;
@@ -53,9 +53,11 @@ Normalised whatever the decision, also when dry: what a key holds is first broug
             would be refused again (for up to a day at 1000/day burst 10).
           - A remainder counted in another n (the rate changed) is read rounded up to the next
             whole µs, never in the client's favour; it is stored so when the key is written.
-          - A log drops the entries that left the longest window, and keeps only the newest
-            largest-count entries (more can follow a reload that lowered a count; the surplus
-            could not admit anything until it left its window anyway).
+          - A log keeps only the newest largest-count entries (more can follow a reload that
+            lowered a count; the surplus could not admit anything until it left its window
+            anyway). It drops the entries that left the longest window only when it takes: a
+            refused read must not, or a reload that lengthens the window would count them on a
+            node that skipped the read (its deny cache answered) and not on one that made it.
 
 Token bucket time is counted in units of 1/n µs so that a token is exactly p units; the "debt"
 d is how far the arrival time lies ahead of now, and the bucket holds (capacity * p - d) / p.
@@ -166,9 +168,11 @@ for i = 1, #KEYS do
       limits[j] = { count, window }
       a = a + 3
     end
-    local dropped = redis.pcall('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - longest)
-    if type(dropped) == 'table' and dropped.err then redis.call('DEL', KEYS[i]) end
-    held = redis.call('ZCARD', KEYS[i])
+    held = redis.pcall('ZCARD', KEYS[i])
+    if type(held) == 'table' and held.err then
+      redis.call('DEL', KEYS[i])
+      held = 0
+    end
     if held > most then
       redis.call('ZREMRANGEBYRANK', KEYS[i], 0, held - most - 1)
       held = most
@@ -234,6 +238,8 @@ for i = 1, #KEYS do
   if b[4] then
     local key, cost = KEYS[i], b[5]
     if take then
+      -- Entries out of every window go when the log is written, never on a refused read.
+      redis.call('ZREMRANGEBYSCORE', key, '-inf', now - b[6])
       -- Members must be unique, or ZADD updates instead of adding and the log under-counts:
       -- after a refund or a trim, the next sequence number may already be taken at this time.
       local seq = b[8]
@@ -243,7 +249,11 @@ for i = 1, #KEYS do
       end
     end
     if take or b[8] > 0 then
-      redis.call('PEXPIRE', key, math.max(minTtl, ceildiv(b[6], 1000)))
+      -- One longest window after the newest entry: the same moment at every read under these
+      -- limits, so a refused read moves it only when the limits changed (a lengthened window
+      -- keeps the entries it counts), and a node whose deny cache skipped reads agrees.
+      local newest = tonumber(redis.call('ZREVRANGE', key, 0, 0, 'WITHSCORES')[2])
+      redis.call('PEXPIRE', key, math.max(minTtl, ceildiv(newest + b[6] - now, 1000)))
     end
     for _, l in ipairs(b[3]) do
       local allowed, window, since = l[1], l[2], now - l[2]

@@ -28,9 +28,10 @@ import java.util.Map;
  *       read rounded up to the next whole microsecond (never in the client's favour). It is
  *       stored so only when the key is written for another reason.</li>
  * </ul>
- * Sliding log: the times of admitted requests; read at {@code now}, entries at or before
- * {@code now - longest window} are dropped, and only the newest {@code largest count} entries
- * are kept (a change that cannot alter any decision). A limit (N, W) admits cost k when the
+ * Sliding log: the times of admitted requests; a read keeps only the newest {@code largest count}
+ * entries, and a request taken at {@code now} first drops the entries at or before
+ * {@code now - longest window} (neither alters a decision under the limits of that call; a
+ * refused read drops nothing by time, so it changes nothing a later read can tell). A limit (N, W) admits cost k when the
  * entries in {@code (now - W, now]} plus k are at most N.
  *
  * <p>A key's state is kept per algorithm: a policy that switches algorithm finds its own state
@@ -166,14 +167,10 @@ final class BucketModel {
             boolean ok = true;
             if (r.algorithm() == Algorithm.SLIDING_LOG) {
                 Log log = states.get(id(r)) instanceof Log l ? l : new Log();
-                long longest = 0;
                 long most = 0;
                 for (Limit l : limits) {
-                    longest = Math.max(longest, l.windowMicros());
                     most = Math.max(most, l.capacity());
                 }
-                long horizon = now - longest;
-                log.times.removeIf(t -> t <= horizon);
                 while (log.times.size() > most) {
                     log.times.remove(0);
                 }
@@ -236,6 +233,8 @@ final class BucketModel {
                 Log log = logs[i];
                 List<Long> before = new ArrayList<>(log.times);
                 if (take) {
+                    long horizon = now - longestWindow(limits);
+                    log.times.removeIf(t -> t <= horizon);
                     for (long k = 0; k < r.cost(); k++) {
                         log.times.add(now);
                     }
@@ -280,6 +279,14 @@ final class BucketModel {
             }
         }
         return new Outcome(out, taken, forgiven, restarted);
+    }
+
+    private static long longestWindow(List<Limit> limits) {
+        long longest = 0;
+        for (Limit l : limits) {
+            longest = Math.max(longest, l.windowMicros());
+        }
+        return longest;
     }
 
     private static long countAfter(Log log, long since) {
