@@ -1,5 +1,6 @@
 package dev.tollgate;
 
+import dev.tollgate.internal.BucketReply;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,12 +33,12 @@ class DenyCacheEngineTest {
         final LocalStore inside = new LocalStore(1_000, clock::nowMicros);
 
         @Override
-        public long[] acquire(List<BucketRequest> requests) {
+        public List<BucketReply> acquire(List<BucketRequest> requests) {
             calls.incrementAndGet();
             if (failing) {
                 throw new IllegalStateException("Redis is down (test)");
             }
-            long[] reply = inside.acquire(requests);
+            List<BucketReply> reply = inside.acquire(requests);
             duringCall.run();
             return reply;
         }

@@ -1,5 +1,6 @@
 package dev.tollgate;
 
+import dev.tollgate.internal.BucketReply;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -218,7 +219,7 @@ class RateLimiterTest {
         final LocalStore healthy = new LocalStore(1_000, () -> 0L);
 
         @Override
-        public long[] acquire(List<BucketRequest> requests) {
+        public List<BucketReply> acquire(List<BucketRequest> requests) {
             calls.incrementAndGet();
             if (down) {
                 throw new IllegalStateException("connection refused");
@@ -468,7 +469,7 @@ class RateLimiterTest {
             BucketStore counting = new BucketStore() {
                 final LocalStore buckets = new LocalStore(1_000, time::nowMicros);
 
-                public long[] acquire(List<BucketRequest> requests) {
+                public List<BucketReply> acquire(List<BucketRequest> requests) {
                     calls.incrementAndGet();
                     return buckets.acquire(requests);
                 }

@@ -1,6 +1,7 @@
 package dev.tollgate.internal;
 
 import dev.tollgate.Limit;
+import dev.tollgate.LimitState;
 
 /**
  * The bucket arithmetic, in exact integers. {@code bucket.lua} does the same steps in the same
@@ -48,8 +49,8 @@ final class Gcra {
         return Math.min((tat - now) * n + frac, full + 1);
     }
 
-    /** Writes the four reply numbers of one limit at {@code out[at..at+3]}. */
-    static void answer(long[] out, int at, Limit limit, long debtAfter, long wanted) {
+    /** Where one limit stands after a decision that leaves the debt {@code debtAfter}, for a request that wanted {@code wanted}. */
+    static LimitState answer(Limit limit, long debtAfter, long wanted) {
         long p = limit.refillPeriodMicros();
         long n = limit.refillTokens();
         long cap = limit.capacity() * p;
@@ -59,10 +60,7 @@ final class Gcra {
             long target = cap - (remaining + 1) * p;
             next = ceilDiv(debtAfter - target, n);
         }
-        out[at] = remaining;
-        out[at + 1] = next;
-        out[at + 2] = ceilDiv(debtAfter, n);
-        out[at + 3] = wanted > cap ? ceilDiv(wanted - cap, n) : 0;
+        return new LimitState(limit, remaining, next, ceilDiv(debtAfter, n), wanted > cap ? ceilDiv(wanted - cap, n) : 0);
     }
 
     /** The stored TAT, whole microseconds, for a debt taken at {@code now}. */

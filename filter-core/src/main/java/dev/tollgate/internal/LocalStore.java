@@ -2,8 +2,10 @@ package dev.tollgate.internal;
 
 import dev.tollgate.Algorithm;
 import dev.tollgate.Limit;
+import dev.tollgate.LimitState;
 import dev.tollgate.spi.BucketRequest;
 import dev.tollgate.spi.BucketStore;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,12 +100,8 @@ public final class LocalStore implements BucketStore {
     }
 
     @Override
-    public long[] acquire(List<BucketRequest> requests) {
-        int size = 0;
-        for (BucketRequest r : requests) {
-            size += r.limits().size();
-        }
-        long[] out = new long[size * 4];
+    public List<BucketReply> acquire(List<BucketRequest> requests) {
+        List<BucketReply> out = new ArrayList<>(requests.size());
         long stripeMask = 0;
         for (BucketRequest r : requests) {
             stripeMask |= 1L << stripeOf(r.key());
@@ -154,31 +152,32 @@ public final class LocalStore implements BucketStore {
                     enforcingAdmit = false;
                 }
             }
-            int at = 0;
             for (int i = 0; i < n; i++) {
                 BucketRequest r = requests.get(i);
                 boolean take = enforcingAdmit && admits[i];
                 List<Limit> limits = r.limits();
                 Stripe stripe = stripes[stripeOf(r.key())];
+                List<LimitState> states = new ArrayList<>(limits.size());
                 if (logs[i] != null) {
                     if (take) {
                         logs[i].dropUpTo(now - longestWindow(limits));
                         logs[i].add(now, r.cost(), largestCount(limits));
                     }
-                    for (int j = 0; j < limits.size(); j++, at += 4) {
-                        logs[i].answer(out, at, limits.get(j), now, wanted[i][j]);
+                    for (int j = 0; j < limits.size(); j++) {
+                        states.add(logs[i].answer(limits.get(j), now, wanted[i][j]));
                     }
                     stripe.keep(r.key(), logs[i]);
+                    out.add(new BucketReply(states));
                     continue;
                 }
                 // Written when taken, and when capped even if refused: see Gcra.
                 boolean write = take || capped[i];
                 long[] state = write ? new long[3 * limits.size() + 1] : null;
                 long expires = now;
-                for (int j = 0; j < limits.size(); j++, at += 4) {
+                for (int j = 0; j < limits.size(); j++) {
                     Limit limit = limits.get(j);
                     long after = take ? wanted[i][j] : debts[i][j];
-                    Gcra.answer(out, at, limit, after, wanted[i][j]);
+                    states.add(Gcra.answer(limit, after, wanted[i][j]));
                     if (write) {
                         state[3 * j] = Gcra.tatMicros(now, after, limit);
                         state[3 * j + 1] = Gcra.tatFrac(after, limit);
@@ -190,6 +189,7 @@ public final class LocalStore implements BucketStore {
                     state[3 * limits.size()] = expires;
                     stripe.put(r.key(), state);
                 }
+                out.add(new BucketReply(states));
             }
             return out;
         } finally {

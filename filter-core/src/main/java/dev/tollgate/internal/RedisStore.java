@@ -90,7 +90,7 @@ public final class RedisStore implements BucketStore {
     }
 
     @Override
-    public long[] acquire(List<BucketRequest> requests) {
+    public List<BucketReply> acquire(List<BucketRequest> requests) {
         if (requests.size() > 1 && redis.clustered()) {
             Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
             for (int i = 0; i < requests.size(); i++) {
@@ -100,43 +100,39 @@ public final class RedisStore implements BucketStore {
                 return acquireAcrossSlots(requests, new ArrayList<>(bySlot.values()));
             }
         }
-        long[] reply = call(requests, false);
-        return java.util.Arrays.copyOf(reply, reply.length - 1);
+        return BucketReply.decode(requests, call(requests, false));
     }
 
     /** Asks every slot first, then takes slot by slot, refunding if a slot refuses meanwhile. */
-    private long[] acquireAcrossSlots(List<BucketRequest> requests, List<List<Integer>> groups) {
-        int limits = 0;
-        int[] offsets = new int[requests.size()];
-        for (int i = 0; i < requests.size(); i++) {
-            offsets[i] = limits;
-            limits += requests.get(i).limits().size();
-        }
-        long[] out = new long[limits * 4];
+    private List<BucketReply> acquireAcrossSlots(List<BucketRequest> requests, List<List<Integer>> groups) {
+        BucketReply[] out = new BucketReply[requests.size()];
         boolean admitted = true;
         for (List<Integer> g : groups) {
-            long[] dry = call(pick(requests, g), true);
-            place(out, dry, requests, g, offsets);
-            admitted &= enforcingAdmit(dry, requests, g);
+            List<BucketRequest> group = pick(requests, g);
+            List<BucketReply> dry = BucketReply.decode(group, call(group, true));
+            place(out, dry, g);
+            admitted &= BucketReply.enforcingAdmit(group, dry);
         }
         if (!admitted) {
-            return out;
+            return List.of(out);
         }
-        List<List<Integer>> taken = new ArrayList<>();
+        List<List<BucketRequest>> taken = new ArrayList<>();
         List<Long> times = new ArrayList<>();
         for (List<Integer> g : groups) {
-            long[] reply = call(pick(requests, g), false);
-            place(out, reply, requests, g, offsets);
-            if (!enforcingAdmit(reply, requests, g)) {
+            List<BucketRequest> group = pick(requests, g);
+            long[] reply = call(group, false);
+            List<BucketReply> decoded = BucketReply.decode(group, reply);
+            place(out, decoded, g);
+            if (!BucketReply.enforcingAdmit(group, decoded)) {
                 for (int t = 0; t < taken.size(); t++) {
-                    refund(pick(requests, taken.get(t)), times.get(t));
+                    refund(taken.get(t), times.get(t));
                 }
-                return out;
+                return List.of(out);
             }
-            taken.add(g);
-            times.add(reply[reply.length - 1]);
+            taken.add(group);
+            times.add(BucketReply.time(reply));
         }
-        return out;
+        return List.of(out);
     }
 
     private static List<BucketRequest> pick(List<BucketRequest> requests, List<Integer> indexes) {
@@ -147,26 +143,10 @@ public final class RedisStore implements BucketStore {
         return out;
     }
 
-    private static void place(long[] out, long[] reply, List<BucketRequest> requests, List<Integer> group, int[] offsets) {
-        int at = 0;
-        for (int i : group) {
-            int n = requests.get(i).limits().size() * 4;
-            System.arraycopy(reply, at, out, offsets[i] * 4, n);
-            at += n;
+    private static void place(BucketReply[] out, List<BucketReply> replies, List<Integer> group) {
+        for (int k = 0; k < group.size(); k++) {
+            out[group.get(k)] = replies.get(k);
         }
-    }
-
-    private static boolean enforcingAdmit(long[] reply, List<BucketRequest> requests, List<Integer> group) {
-        int at = 0;
-        for (int i : group) {
-            BucketRequest r = requests.get(i);
-            for (int j = 0; j < r.limits().size(); j++, at += 4) {
-                if (r.enforcing() && reply[at + 3] != 0) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 
     private void refund(List<BucketRequest> requests, long time) {
@@ -177,33 +157,25 @@ public final class RedisStore implements BucketStore {
         redis.eval(REFUND_BYTES, keys, args);
     }
 
-    /** One call of the bucket script; the reply's last element is the decision's time. */
+    /** One call of the bucket script, its reply as the script gives it ({@link BucketReply#decode} reads it). */
     private long[] call(List<BucketRequest> requests, boolean dry) {
         List<byte[]> keys = new ArrayList<>(requests.size());
         List<byte[]> args = new ArrayList<>(2 + requests.size() * 7);
         args.add(clockOverride == null ? EMPTY : bytes(Long.toString(clockOverride.getAsLong())));
         args.add(dry ? DRY : EMPTY);
-        int limits = addArguments(requests, keys, args);
+        addArguments(requests, keys, args);
         // NOSCRIPT is answered by sending the script whole, in the same budget; EVAL caches it again
-        long[] reply = redis.evalsha(SHA1_BYTES, SCRIPT_BYTES, keys, args);
-        if (reply == null || reply.length != limits * 4 + 1) {
-            throw new IllegalStateException("the bucket script answered " + java.util.Arrays.toString(reply) + " for "
-                    + limits + " limits");
-        }
-        return reply;
+        return redis.evalsha(SHA1_BYTES, SCRIPT_BYTES, keys, args);
     }
 
-    /** Keys and the per-key arguments both scripts share; returns the number of limits. */
-    private int addArguments(List<BucketRequest> requests, List<byte[]> keys, List<byte[]> args) {
-        int limits = 0;
+    /** Keys and the per-key arguments both scripts share. */
+    private void addArguments(List<BucketRequest> requests, List<byte[]> keys, List<byte[]> args) {
         for (BucketRequest r : requests) {
             keys.add(bytes(r.key()));
             for (byte[] a : shape(r)) {
                 args.add(a);
             }
-            limits += r.limits().size();
         }
-        return limits;
     }
 
     /** A bucket's constant arguments, encoded the first time its shape is seen. */

@@ -1,6 +1,7 @@
 package dev.tollgate.internal;
 
 import dev.tollgate.Limit;
+import dev.tollgate.LimitState;
 import java.util.Arrays;
 
 /**
@@ -122,26 +123,26 @@ final class SlidingLog {
     }
 
     /**
-     * Writes the four reply numbers of one limit, as {@code bucket.lua} does. {@code wanted} is
+     * Where one limit stands after a decision, as {@code bucket.lua} answers it. {@code wanted} is
      * the entries in the window before this request plus its cost; when the request was taken,
      * the log already holds it.
      */
-    void answer(long[] out, int at, Limit limit, long now, long wanted) {
+    LimitState answer(Limit limit, long now, long wanted) {
         long allowed = limit.capacity();
         long window = limit.windowMicros();
         long since = now - window;
         int after = countAfter(since);
-        out[at] = Math.max(0, allowed - after);
+        long remaining = Math.max(0, allowed - after);
         // one more is free when the entries in the window drop to (allowed - remaining - 1)
-        out[at + 1] = after > 0 ? after(since, (int) Math.max(1, after - allowed + 1)) + window - now : 0;
-        out[at + 2] = after > 0 ? newest() + window - now : 0;
+        long next = after > 0 ? after(since, (int) Math.max(1, after - allowed + 1)) + window - now : 0;
+        long reset = after > 0 ? newest() + window - now : 0;
         long retry = 0;
         if (wanted > allowed) {
             long k = wanted - allowed;
             // a cost above the count could never pass (the configuration forbids it): say a window
             retry = k <= after ? after(since, (int) k) + window - now : window;
         }
-        out[at + 3] = retry;
+        return new LimitState(limit, remaining, next, reset, retry);
     }
 
     @Override

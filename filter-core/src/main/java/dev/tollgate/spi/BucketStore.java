@@ -1,5 +1,6 @@
 package dev.tollgate.spi;
 
+import dev.tollgate.internal.BucketReply;
 import java.util.List;
 
 /**
@@ -15,12 +16,10 @@ public interface BucketStore extends AutoCloseable {
      * whose own limits admit it takes its tokens too. Otherwise nothing is taken from anything
      * (all-or-nothing).
      *
-     * @return four numbers per limit, in request order then limit order: remaining tokens,
-     *     microseconds until the next token, microseconds until full, and microseconds until this
-     *     limit would admit the request (0 when it does). See {@link dev.tollgate.LimitState}.
+     * @return one reply per request, in request order: where each of its limits stands
      * @throws RuntimeException when the store cannot answer (Redis down, timeout)
      */
-    long[] acquire(List<BucketRequest> requests);
+    List<BucketReply> acquire(List<BucketRequest> requests);
 
     /** A short name for logs: {@code redis} or {@code local}. */
     String name();

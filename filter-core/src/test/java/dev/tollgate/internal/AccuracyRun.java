@@ -34,7 +34,7 @@ final class AccuracyRun {
 
     /** The store under test. */
     interface Target {
-        long[] acquire(List<BucketRequest> requests);
+        List<BucketReply> acquire(List<BucketRequest> requests);
 
         /** The store loses all its state. */
         void restart();
@@ -167,7 +167,7 @@ final class AccuracyRun {
     /** One atomic call to the store and the model; fails unless they answer the same. */
     Outcome call(List<BucketRequest> requests) {
         long now = clock.nowMicros();
-        long[] actual = store.acquire(requests);
+        long[] actual = Replies.flat(store.acquire(requests));
         Outcome expected = model.acquire(requests, now);
         note("  at " + now + " " + describe(requests) + " -> " + Arrays.toString(actual));
         if (!Arrays.equals(expected.reply(), actual)) {

@@ -73,7 +73,7 @@ class AcrossSlotsAccuracyIT {
             BucketRequest log = new BucketRequest(a, logLimit, s.cost(), true, Algorithm.SLIDING_LOG);
             switch (s.kind()) {
                 case "log":
-                    long[] reply = plain.acquire(List.of(log));
+                    long[] reply = Replies.flat(plain.acquire(List.of(log)));
                     if (model.size() + s.cost() <= 8) {
                         addTimes(model, now, s.cost());
                     }
@@ -86,9 +86,9 @@ class AcrossSlotsAccuracyIT {
                 case "both, b taken meanwhile":
                     boolean steal = s.kind().startsWith("both,");
                     if (steal) {
-                        port.beforeTakeInSlotB = () -> plain.acquire(List.of(bOnce));
+                        port.beforeTakeInSlotB = () -> Replies.flat(plain.acquire(List.of(bOnce)));
                     }
-                    slotted.acquire(List.of(log, bOnce));
+                    Replies.flat(slotted.acquire(List.of(log, bOnce)));
                     port.beforeTakeInSlotB = () -> { };
                     boolean logAdmits = model.size() + s.cost() <= 8;
                     if (logAdmits && !bSpent) {
@@ -129,17 +129,17 @@ class AcrossSlotsAccuracyIT {
         RedisStore plain = new RedisStore(jedis, clock::nowMicros);
         String a = "acc-dry:{" + run + "-slot-a}:p";
         String b = "acc-dry:{" + run + "-slot-b}:p";
-        plain.acquire(List.of(new BucketRequest(a, Limit.parse("1000/day"), 1000, true)));
-        plain.acquire(List.of(new BucketRequest(b, Limit.parse("1/s"), 1, true)));
+        Replies.flat(plain.acquire(List.of(new BucketRequest(a, Limit.parse("1000/day"), 1000, true))));
+        Replies.flat(plain.acquire(List.of(new BucketRequest(b, Limit.parse("1/s"), 1, true))));
         List<BucketRequest> both = List.of(new BucketRequest(a, Limit.parse("1000/day burst 10"), 1, true),
                 new BucketRequest(b, Limit.parse("1/s"), 1, true));
-        long[] refused = slotted.acquire(both);
+        long[] refused = Replies.flat(slotted.acquire(both));
         long retry = AccuracyRun.retryAfter(both, refused);
         if (retry != 86_400_000) {
             throw new AssertionError("one token of 1000/day away, 86.4 s: " + java.util.Arrays.toString(refused));
         }
         clock.advanceMicros(retry);
-        long[] again = slotted.acquire(both);
+        long[] again = Replies.flat(slotted.acquire(both));
         if (AccuracyRun.refused(both, again)) {
             throw new AssertionError("refused again at the announced time: " + java.util.Arrays.toString(again));
         }

@@ -47,11 +47,11 @@ abstract class BucketStoreContract {
     }
 
     long[] take(String key, String limits, long cost) {
-        return store.acquire(List.of(new BucketRequest(key, Limit.parse(limits), cost, true)));
+        return Replies.flat(store.acquire(List.of(new BucketRequest(key, Limit.parse(limits), cost, true))));
     }
 
     long[] log(String key, String limits, long cost) {
-        return store.acquire(List.of(new BucketRequest(key, Limit.parse(limits), cost, true, Algorithm.SLIDING_LOG)));
+        return Replies.flat(store.acquire(List.of(new BucketRequest(key, Limit.parse(limits), cost, true, Algorithm.SLIDING_LOG))));
     }
 
     long[] log(String key, String limits) {
@@ -228,11 +228,11 @@ abstract class BucketStoreContract {
         List<BucketRequest> both = List.of(
                 new BucketRequest(a, Limit.parse("1/min"), 1, true),
                 new BucketRequest(b, Limit.parse("10/s"), 1, true));
-        assertTrue(admitted(store.acquire(both)));
-        long[] second = store.acquire(both);
+        assertTrue(admitted(Replies.flat(store.acquire(both))));
+        long[] second = Replies.flat(store.acquire(both));
         assertFalse(admitted(second));
         assertEquals(9, second[4], "policy b was not charged for the refused request");
-        long[] onlyB = store.acquire(List.of(new BucketRequest(b, Limit.parse("10/s"), 1, true)));
+        long[] onlyB = Replies.flat(store.acquire(List.of(new BucketRequest(b, Limit.parse("10/s"), 1, true))));
         assertEquals(8, onlyB[0]);
     }
 
@@ -243,17 +243,17 @@ abstract class BucketStoreContract {
         List<BucketRequest> call = List.of(
                 new BucketRequest(enforced, Limit.parse("2/min"), 1, true),
                 new BucketRequest(shadow, Limit.parse("1/min"), 1, false));
-        long[] first = store.acquire(call);
+        long[] first = Replies.flat(store.acquire(call));
         assertEquals(1, first[0]);
         assertEquals(0, first[4]);
-        long[] second = store.acquire(call);
+        long[] second = Replies.flat(store.acquire(call));
         assertEquals(0, second[3], "the enforced bucket admits");
         assertEquals(0, second[0], "and takes its token although the shadow bucket refuses");
         assertTrue(second[7] > 0, "the shadow bucket refuses");
-        long[] third = store.acquire(call);
+        long[] third = Replies.flat(store.acquire(call));
         assertTrue(third[3] > 0, "the enforced bucket refuses");
         clock.advanceMicros(60_000_000);
-        long[] shadowAlone = store.acquire(List.of(new BucketRequest(shadow, Limit.parse("1/min"), 1, false)));
+        long[] shadowAlone = Replies.flat(store.acquire(List.of(new BucketRequest(shadow, Limit.parse("1/min"), 1, false))));
         assertEquals(0, shadowAlone[3], "a shadow bucket takes nothing when an enforcing one refuses");
     }
 
@@ -292,9 +292,9 @@ abstract class BucketStoreContract {
         String spent = key("changed-other");
         assertTrue(admitted(take(k, "1/min")));
         assertTrue(admitted(take(spent, "1/min")));
-        long[] refused = store.acquire(List.of(
+        long[] refused = Replies.flat(store.acquire(List.of(
                 new BucketRequest(k, Limit.parse("1/min; 100/day"), 1, true),
-                new BucketRequest(spent, Limit.parse("1/min"), 1, true)));
+                new BucketRequest(spent, Limit.parse("1/min"), 1, true))));
         assertFalse(admitted(refused), "the other bucket refuses");
         assertEquals(0, refused[3], "read under two limits, the bucket is full and would admit");
         assertFalse(admitted(take(k, "1/min")), "rolled back, the bucket still owes the minute it took");
@@ -457,8 +457,8 @@ abstract class BucketStoreContract {
         List<BucketRequest> call = List.of(
                 new BucketRequest(bucket, Limit.parse("10/min"), 1, true),
                 new BucketRequest(logKey, Limit.parse("1/min"), 1, true, Algorithm.SLIDING_LOG));
-        assertTrue(admitted(store.acquire(call)));
-        long[] refused = store.acquire(call);
+        assertTrue(admitted(Replies.flat(store.acquire(call))));
+        long[] refused = Replies.flat(store.acquire(call));
         assertFalse(admitted(refused));
         assertEquals(9, refused[0], "the bucket was not charged for the request the log refused");
     }

@@ -26,7 +26,7 @@ class LocalStoreAccuracyTest {
             LocalStore store = new LocalStore(100_000, clock::nowMicros);
 
             @Override
-            public long[] acquire(List<BucketRequest> requests) {
+            public List<BucketReply> acquire(List<BucketRequest> requests) {
                 return store.acquire(requests);
             }
 

@@ -46,7 +46,7 @@ class RedisStoreAccuracyIT {
         RedisStore store = new RedisStore(port, clock::nowMicros);
         AccuracyRun run = new AccuracyRun(new AccuracyRun.Target() {
             @Override
-            public long[] acquire(List<BucketRequest> requests) {
+            public List<BucketReply> acquire(List<BucketRequest> requests) {
                 return store.acquire(requests);
             }
 

@@ -32,14 +32,14 @@ class RedisStoreClusterIT {
                 String key = BucketKeys.key("tollgate:", "api", BucketKeys.client("ip=203.0.113.7"));
                 store.load(key);
                 List<BucketRequest> request = List.of(new BucketRequest(key, Limit.parse("5/min"), 1, true));
-                assertEquals(4, store.acquire(request)[0], "remaining after the first request");
-                assertEquals(3, store.acquire(request)[0]);
+                assertEquals(4, Replies.flat(store.acquire(request))[0], "remaining after the first request");
+                assertEquals(3, Replies.flat(store.acquire(request))[0]);
                 RedisProcess owner = cluster.masterFor(key);
                 assertTrue(owner.command("GET", key) != null, "the bucket lives on its slot's master " + owner.address());
 
                 cluster.killMaster(owner);
                 RedisProcess promoted = cluster.awaitFailover(owner, Duration.ofSeconds(30));
-                long[] after = Retry.until(Duration.ofSeconds(15), () -> store.acquire(request));
+                long[] after = Retry.until(Duration.ofSeconds(15), () -> Replies.flat(store.acquire(request)));
                 assertTrue(after[0] >= 0 && after[0] <= 4, "a decision from the promoted replica: " + after[0]);
                 assertEquals("1", promoted.command("SCRIPT", "EXISTS", RedisStore.SHA1), "the script is known there now");
             }
@@ -59,11 +59,11 @@ class RedisStoreClusterIT {
                 }
                 BucketRequest a = new BucketRequest(byAddress, Limit.parse("5/min"), 1, true);
                 BucketRequest b = new BucketRequest(byUser, Limit.parse("1/min"), 1, true);
-                long[] first = store.acquire(List.of(a, b));
+                long[] first = Replies.flat(store.acquire(List.of(a, b)));
                 assertEquals(0, first[3] + first[7], "both admit");
-                long[] second = store.acquire(List.of(a, b));
+                long[] second = Replies.flat(store.acquire(List.of(a, b)));
                 assertTrue(second[7] > 0, "the user's policy refuses");
-                assertEquals(3, store.acquire(List.of(a))[0], "the refused request took nothing from the address' policy");
+                assertEquals(3, Replies.flat(store.acquire(List.of(a)))[0], "the refused request took nothing from the address' policy");
             }
         }
     }

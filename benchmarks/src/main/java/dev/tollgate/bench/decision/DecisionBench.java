@@ -181,7 +181,7 @@ public class DecisionBench {
     }
 
     @Benchmark
-    public long[] tollgateStore() {
+    public Object tollgateStore() {
         ops.increment();
         return store.acquire(requests[next()]);
     }
@@ -193,7 +193,7 @@ public class DecisionBench {
     }
 
     @Benchmark
-    public long[] localStore() {
+    public Object localStore() {
         ops.increment();
         return local.acquire(requests[next()]);
     }

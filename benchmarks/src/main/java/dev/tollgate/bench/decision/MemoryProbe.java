@@ -71,14 +71,14 @@ final class MemoryProbe {
                 jedis.memoryUsage(SHORT_KEY), -1, "1"));
         jedis.del(KEY, SHORT_KEY);
 
-        tollgate(KEY, 1);
-        tollgate(SHORT_KEY, 1);
+        resetMicros(KEY, 1);
+        resetMicros(SHORT_KEY, 1);
         singles.add(single("Tollgate (GCRA, one integer)"));
         // tollgate.redis.key-format=compact: the client and the policy as short digests
         for (String prefix : List.of("tollgate:", "t:")) {
             String compact = BucketKeys.compactKey(prefix, "default", BucketKeys.client("ip=203.0.113.7"), false);
-            tollgate(compact, 1);
-            tollgate(SHORT_KEY, 1);
+            resetMicros(compact, 1);
+            resetMicros(SHORT_KEY, 1);
             singles.add(new Single("Tollgate, key format `compact`, prefix `" + prefix + "` (key `" + compact + "`)",
                     jedis.memoryUsage(compact), jedis.memoryUsage(SHORT_KEY), jedis.pttl(compact), shown(compact)));
             jedis.del(compact, SHORT_KEY);
@@ -90,8 +90,8 @@ final class MemoryProbe {
         bucket4j(SHORT_KEY, 1);
         singles.add(single("Bucket4j Jedis (serialized state)"));
 
-        bulks.add(bulk("Tollgate", i -> tollgate("tollgate:{ip=" + Clients.address(i) + "}:default", Clients.CAPACITY)));
-        bulks.add(bulk("Tollgate, key format `compact`, prefix `t:`", i -> tollgate(
+        bulks.add(bulk("Tollgate", i -> resetMicros("tollgate:{ip=" + Clients.address(i) + "}:default", Clients.CAPACITY)));
+        bulks.add(bulk("Tollgate, key format `compact`, prefix `t:`", i -> resetMicros(
                 BucketKeys.compactKey("t:", "default", BucketKeys.client("ip=" + Clients.address(i)), false), Clients.CAPACITY)));
         bulks.add(bulk("article's script", i -> article("article:{ip=" + Clients.address(i) + "}")));
         bulks.add(bulk("Bucket4j Jedis", i -> bucket4j("bucket4j:{ip=" + Clients.address(i) + "}", Clients.CAPACITY)));
@@ -123,8 +123,8 @@ final class MemoryProbe {
         return printable ? new String(v, StandardCharsets.US_ASCII) : v.length + " bytes, binary";
     }
 
-    private long[] tollgate(String key, long cost) {
-        return store.acquire(List.of(new BucketRequest(key, limits, cost, true)));
+    private long resetMicros(String key, long cost) {
+        return store.acquire(List.of(new BucketRequest(key, limits, cost, true))).get(0).limits().get(0).resetMicros();
     }
 
     private void article(String key) {
@@ -179,8 +179,8 @@ final class MemoryProbe {
         keys.put("Tollgate, drained", "tollgate:{ip=198.51.100.2}:default");
         keys.put("article's script", "article:{ip=198.51.100.1}");
         keys.put("Bucket4j Jedis", "bucket4j:{ip=198.51.100.1}");
-        long[] reply1 = tollgate(keys.get("Tollgate"), 1);
-        long[] reply20 = tollgate(keys.get("Tollgate, drained"), Clients.CAPACITY);
+        long reset1 = resetMicros(keys.get("Tollgate"), 1);
+        long reset20 = resetMicros(keys.get("Tollgate, drained"), Clients.CAPACITY);
         article(keys.get("article's script"));
         bucket4j(keys.get("Bucket4j Jedis"), 1);
         long start = System.nanoTime();
@@ -197,8 +197,8 @@ final class MemoryProbe {
         Thread.sleep(Math.max(0, checkAt - (System.nanoTime() - start) / 1_000_000));
         long waited = (System.nanoTime() - start) / 1_000_000;
         Map<String, String> writes = Map.of(
-                "Tollgate", "1 request (reset in " + reply1[2] / 1000 + " ms)",
-                "Tollgate, drained", "20 tokens at once (reset in " + reply20[2] / 1000 + " ms)",
+                "Tollgate", "1 request (reset in " + reset1 / 1000 + " ms)",
+                "Tollgate, drained", "20 tokens at once (reset in " + reset20 / 1000 + " ms)",
                 "article's script", "1 request",
                 "Bucket4j Jedis", "1 request");
         for (Map.Entry<String, String> e : keys.entrySet()) {

@@ -1,0 +1,79 @@
+package dev.tollgate;
+
+import dev.tollgate.config.ConfigException;
+import dev.tollgate.internal.RateLimiterMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.management.ObjectName;
+
+/** A limiter as JMX shows it ({@code dev.tollgate:type=RateLimiter,name=<name>}). Thread-safe. */
+final class RateLimiterJmx implements RateLimiterMXBean {
+
+    private static final Logger LOG = Logger.getLogger("dev.tollgate");
+
+    private final RateLimiter limiter;
+
+    private RateLimiterJmx(RateLimiter limiter) {
+        this.limiter = limiter;
+    }
+
+    /** Registers the limiter's view; {@code null} when it is not registered (a name taken, no JMX). */
+    static ObjectName register(RateLimiter limiter, String name) {
+        try {
+            ObjectName on = new ObjectName("dev.tollgate:type=RateLimiter,name=" + ObjectName.quote(name));
+            var server = ManagementFactory.getPlatformMBeanServer();
+            if (!server.isRegistered(on)) {
+                server.registerMBean(new RateLimiterJmx(limiter), on);
+                return on;
+            }
+        } catch (Exception | LinkageError e) {
+            LOG.log(Level.FINE, "not registered with JMX", e);
+        }
+        return null;
+    }
+
+    @Override
+    public String getCircuit() {
+        return limiter.health().circuit();
+    }
+
+    @Override
+    public boolean isReady() {
+        return limiter.health().ready();
+    }
+
+    @Override
+    public boolean isFallback() {
+        return limiter.health().fallback();
+    }
+
+    @Override
+    public long getRedisCalls() {
+        return limiter.redisCalls();
+    }
+
+    @Override
+    public long getRedisFailures() {
+        return limiter.redisFailures();
+    }
+
+    @Override
+    public String getLastFailure() {
+        return limiter.lastFailure();
+    }
+
+    @Override
+    public String getConfiguration() {
+        return dev.tollgate.internal.ConfigDescription.of(limiter.config());
+    }
+
+    @Override
+    public String reload() {
+        try {
+            return limiter.reload() ? "changed and in force" : "unchanged";
+        } catch (ConfigException e) {
+            return "refused, the previous configuration stays: " + e.getMessage();
+        }
+    }
+}
