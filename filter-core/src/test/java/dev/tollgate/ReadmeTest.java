@@ -3,7 +3,8 @@ package dev.tollgate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigKeys;
+import dev.tollgate.config.Setting;
+import dev.tollgate.config.Settings;
 import dev.tollgate.internal.Messages;
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -34,14 +35,13 @@ class ReadmeTest {
     void theConfigurationTableListsEveryKeyWithItsVariableAndDefault() throws IOException {
         List<String> rows = lines().stream().filter(l -> l.startsWith("| `tollgate.") && l.contains("| `TOLLGATE_"))
                 .collect(Collectors.toList());
-        assertEquals(ConfigKeys.ALL.size(), rows.size(), "one row per key:\n" + String.join("\n", rows));
-        for (ConfigKeys.Key key : ConfigKeys.ALL) {
-            String env = ConfigKeys.environmentName(key.name().replace("<name>", "XNAMEX").replace("<plan>", "XPLANX"))
-                    .replace("XNAMEX", "<NAME>").replace("XPLANX", "<PLAN>");
+        assertEquals(Settings.ALL.size(), rows.size(), "one row per key:\n" + String.join("\n", rows));
+        for (Setting<?> key : Settings.ALL) {
+            String env = key.environmentName();
             String row = rows.stream().filter(r -> r.startsWith("| `" + key.name() + "` |")).findFirst()
                     .orElseThrow(() -> new AssertionError("no README row for " + key.name()));
             assertTrue(row.contains("| `" + env + "` |"), row + " lacks " + env);
-            String shownDefault = key.defaultValue().startsWith("(") ? key.defaultValue() : "`" + key.defaultValue() + "`";
+            String shownDefault = key.shownDefault();
             assertTrue(row.contains("| " + shownDefault + " |"), row + " lacks the default " + shownDefault);
         }
     }
