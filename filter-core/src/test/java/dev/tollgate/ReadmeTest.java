@@ -12,7 +12,9 @@ import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -20,8 +22,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the README true: every configuration key and every message id is documented there, and
- * every test that the Guarantees section names as its proof exists.
+ * Keeps the README true: the configuration table is {@link Settings}, row by row; every message id
+ * is documented there; every test that the Guarantees section names as its proof exists.
  */
 class ReadmeTest {
 
@@ -31,18 +33,71 @@ class ReadmeTest {
         return Files.readAllLines(README);
     }
 
+    /** The lines under {@code heading} (a {@code ## } heading), up to the next one. */
+    static List<String> section(String heading) throws IOException {
+        List<String> section = new ArrayList<>();
+        boolean inside = false;
+        for (String line : lines()) {
+            if (line.startsWith("## ")) {
+                inside = line.equals(heading);
+            } else if (inside) {
+                section.add(line);
+            }
+        }
+        assertTrue(!section.isEmpty(), "the README has a section " + heading);
+        return section;
+    }
+
+    /** The cells of a Markdown table row, with {@code \\|} kept inside its cell. */
+    static List<String> cells(String row) {
+        List<String> out = new ArrayList<>();
+        for (String cell : row.substring(1, row.length() - (row.endsWith("|") ? 1 : 0)).split("(?<!\\\\)\\|", -1)) {
+            out.add(cell.trim());
+        }
+        return out;
+    }
+
+    /** The row {@code setting} should have, as the README writes it. */
+    static String row(Setting<?> s) {
+        return "| `" + s.name() + "` | `" + s.environmentName() + "` | " + s.shownDefault() + " | "
+                + s.meaning().replace("|", "\\|") + " |";
+    }
+
     @Test
-    void theConfigurationTableListsEveryKeyWithItsVariableAndDefault() throws IOException {
-        List<String> rows = lines().stream().filter(l -> l.startsWith("| `tollgate.") && l.contains("| `TOLLGATE_"))
+    void theConfigurationTableIsTheSettingsRowByRow() throws IOException {
+        List<String> rows = section("## Configuration").stream().filter(l -> l.startsWith("| `tollgate."))
                 .collect(Collectors.toList());
-        assertEquals(Settings.ALL.size(), rows.size(), "one row per key:\n" + String.join("\n", rows));
-        for (Setting<?> key : Settings.ALL) {
-            String env = key.environmentName();
-            String row = rows.stream().filter(r -> r.startsWith("| `" + key.name() + "` |")).findFirst()
-                    .orElseThrow(() -> new AssertionError("no README row for " + key.name()));
-            assertTrue(row.contains("| `" + env + "` |"), row + " lacks " + env);
-            String shownDefault = key.shownDefault();
-            assertTrue(row.contains("| " + shownDefault + " |"), row + " lacks the default " + shownDefault);
+        Map<String, String> byKey = new LinkedHashMap<>();
+        for (String r : rows) {
+            assertTrue(r.endsWith(" |"), "a row ends with ' |': " + r);
+            List<String> cells = cells(r);
+            assertEquals(4, cells.size(), "key, environment variable, default, meaning: " + r);
+            String key = cells.get(0).replace("`", "");
+            assertTrue(byKey.put(key, r) == null, "two rows for " + key);
+            assertTrue(Settings.ALL.stream().anyMatch(s -> s.name().equals(key)), "the README has a row for " + key
+                    + ", which is no setting (dev.tollgate.config.Settings)");
+        }
+        List<String> problems = new ArrayList<>();
+        for (Setting<?> s : Settings.ALL) {
+            String r = byKey.get(s.name());
+            if (r == null) {
+                problems.add("no row for " + s.name() + "; add:\n" + row(s));
+                continue;
+            }
+            List<String> cells = cells(r);
+            check(problems, s, "environment variable", "`" + s.environmentName() + "`", cells.get(1));
+            check(problems, s, "default", s.shownDefault(), cells.get(2));
+            check(problems, s, "meaning", s.meaning().replace("|", "\\|"), cells.get(3));
+        }
+        assertTrue(problems.isEmpty(), String.join("\n", problems));
+        assertEquals(Settings.ALL.stream().map(Setting::name).collect(Collectors.toList()), List.copyOf(byKey.keySet()),
+                "the rows are in the order of Settings.ALL");
+    }
+
+    private static void check(List<String> problems, Setting<?> s, String what, String expected, String actual) {
+        if (!expected.equals(actual)) {
+            problems.add(s.name() + ": the README's " + what + " is " + actual + ", the setting's " + expected
+                    + "; the row should read:\n" + row(s));
         }
     }
 
@@ -62,15 +117,7 @@ class ReadmeTest {
 
     @Test
     void everyGuaranteeNamesATestThatExists() throws IOException {
-        List<String> section = new ArrayList<>();
-        boolean inside = false;
-        for (String line : lines()) {
-            if (line.startsWith("## ")) {
-                inside = line.equals("## Guarantees");
-            } else if (inside) {
-                section.add(line);
-            }
-        }
+        List<String> section = section("## Guarantees");
         assertTrue(section.size() > 10, "the README has a Guarantees section");
         List<Path> tests;
         try (Stream<Path> files = Files.walk(Path.of(".."))) {
