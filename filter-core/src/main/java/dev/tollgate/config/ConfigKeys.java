@@ -14,6 +14,7 @@ public final class ConfigKeys {
     }
 
     public static final String ENABLED = "tollgate.enabled";
+    public static final String STRICT_CONFIG = "tollgate.strict-config";
     public static final String REDIS_URI = "tollgate.redis.uri";
     public static final String REDIS_TIMEOUT = "tollgate.redis.timeout";
     public static final String REDIS_FAILURE_MODE = "tollgate.redis.failure-mode";

@@ -41,6 +41,9 @@ public final class Settings {
 
     public static final Setting<Boolean> ENABLED = flag(ConfigKeys.ENABLED, true,
             "`false` turns Tollgate off: every request passes, no header is added");
+    public static final Setting<Boolean> STRICT_CONFIG = flag(ConfigKeys.STRICT_CONFIG, false,
+            "`true` refuses to start when a `tollgate.*` key or `TOLLGATE_*` variable matches no key, or belongs to a"
+                    + " policy or plan that is not declared (`TOLLGATE-004`); `false` logs a warning for each");
     public static final Setting<RedisSettings> REDIS_URI = add(ConfigKeys.REDIS_URI, "(unset: in-memory store)", null,
             "'redis://[user:password@]host[:port][/db]' or 'rediss://...' for TLS", RedisUris::parse,
             "standalone Redis, `redis://[user:password@]host[:port][/db]`, or `rediss://` for TLS");

@@ -13,11 +13,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
 
 /**
  * The validated configuration. {@link #load} reads every key, checks every value, and throws one
  * {@link ConfigException} listing every problem, so a bad value stops start-up with a message
  * that names the key, the value, where it came from and what is accepted.
+ *
+ * <p>Names in the sources that no key matches are reported by {@link #load} as warnings, or with
+ * {@code tollgate.strict-config=true} as problems.
  *
  * <p>Immutable and thread-safe.
  *
@@ -40,22 +46,29 @@ import java.util.Optional;
  * @param fingerprint      a digest of every value read, to tell whether a reload changed anything
  * @param denyCache        whether refusals from Redis are remembered until their Retry-After
  * @param compactKeys      whether storage keys are hashed to save Redis memory
+ * @param warnings         the names found in the sources that Tollgate does not read ({@code TOLLGATE-004},
+ *                         {@code TOLLGATE-005}), each logged once; with {@code tollgate.strict-config} they refuse the start instead
  */
 public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode failureMode, String keyPrefix,
                              List<Policy> policies, HeaderStyle headers, int localMaxKeys, boolean jaxrsGlobal,
                              ClientAddresses clientAddresses, AllowList allowList, Plans plans,
                              Duration retryAfterJitter, String metrics, Duration reloadInterval, boolean jmx,
-                             String fingerprint, boolean denyCache, boolean compactKeys) {
+                             String fingerprint, boolean denyCache, boolean compactKeys, List<String> warnings) {
+
+    private static final Logger LOG = Logger.getLogger("dev.tollgate.config");
+    /** Warnings already logged, so a reload every 30 s does not repeat them; bounded, then every warning is logged. */
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
     public TollgateConfig {
         policies = List.copyOf(policies);
+        warnings = List.copyOf(warnings);
     }
 
     /** This configuration with other Redis settings. */
     public TollgateConfig withRedis(RedisSettings other) {
         return new TollgateConfig(enabled, other, failureMode, keyPrefix, policies, headers, localMaxKeys, jaxrsGlobal,
                 clientAddresses, allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint, denyCache,
-                compactKeys);
+                compactKeys, warnings);
     }
 
     /** The policy of that name, if configured. */
@@ -78,6 +91,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         ConfigReader r = new ConfigReader(lookup);
         PolicyReader p = new PolicyReader(r);
         boolean enabled = r.get(Settings.ENABLED);
+        boolean strict = r.get(Settings.STRICT_CONFIG);
         RedisSettings redis = RedisReader.read(r);
         FailureMode failureMode = r.get(Settings.REDIS_FAILURE_MODE);
         String prefix = r.get(Settings.REDIS_KEY_PREFIX);
@@ -101,7 +115,8 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             r.problems.add(Messages.BAD_VALUE + ": the key resolvers on the class path cannot be used: " + e.getMessage());
             providers = KeyResolvers.providers(null);
         }
-        List<Policy> policies = p.policies(p.policyNames(), providers, plans);
+        List<String> declared = p.policyNames();
+        List<Policy> policies = p.policies(declared, providers, plans);
         if (compactKeys) {
             Map<String, String> tags = new HashMap<>();
             for (Policy policy : policies) {
@@ -113,10 +128,23 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                 }
             }
         }
+        // A refused list blames none of its keys: the operator sees the list's problem first.
+        boolean plansRefused = r.value(Settings.PLANS).isPresent() && plans.names().isEmpty();
+        List<String> warnings = UnknownKeys.find(lookup.names(), declared.isEmpty() ? null : declared,
+                plansRefused ? null : plans.names(), strict);
+        if (strict) {
+            r.problems.addAll(warnings);
+        }
         if (!r.problems.isEmpty()) {
             throw new ConfigException(r.problems);
         }
+        for (String w : warnings) {
+            if (WARNED.size() >= 10_000 || WARNED.add(w)) {
+                LOG.warning(w);
+            }
+        }
         return new TollgateConfig(enabled, redis, failureMode, prefix, policies, headers, maxKeys, jaxrsGlobal,
-                addresses, allowList, plans, jitter, metrics, reloadInterval, jmx, r.fingerprint(), denyCache, compactKeys);
+                addresses, allowList, plans, jitter, metrics, reloadInterval, jmx, r.fingerprint(), denyCache, compactKeys,
+                warnings);
     }
 }
