@@ -1,12 +1,20 @@
 package dev.tollgate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.config.ConfigException;
+import dev.tollgate.config.ConfigKeys;
+import dev.tollgate.config.ConfigLookup;
+import dev.tollgate.config.ConfigSource;
+import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.Setting;
 import dev.tollgate.config.Settings;
+import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.Messages;
 import java.io.IOException;
+import java.io.StringReader;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
@@ -15,6 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -22,8 +31,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the README true: the configuration table is {@link Settings}, row by row; every message id
- * is documented there; every test that the Guarantees section names as its proof exists.
+ * Keeps the README true: the configuration table is {@link Settings}, row by row; every
+ * configuration snippet (properties, shell variables, init-params) loads without a warning;
+ * every message id is documented there; every test that the Guarantees section names as its
+ * proof exists.
  */
 class ReadmeTest {
 
@@ -99,6 +110,112 @@ class ReadmeTest {
             problems.add(s.name() + ": the README's " + what + " is " + actual + ", the setting's " + expected
                     + "; the row should read:\n" + row(s));
         }
+    }
+
+    /** A fenced block of the README: its language and its lines. */
+    record Block(String language, int line, List<String> lines) {
+        String text() {
+            return String.join("\n", lines);
+        }
+    }
+
+    static List<Block> blocks(String language) throws IOException {
+        List<String> all = lines();
+        List<Block> out = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            if (all.get(i).equals("```" + language)) {
+                int start = i + 1;
+                int end = start;
+                while (!all.get(end).equals("```")) {
+                    end++;
+                }
+                out.add(new Block(language, start + 1, all.subList(start, end)));
+                i = end;
+            }
+        }
+        return out;
+    }
+
+    /** The first line of a block that shows a configuration Tollgate must refuse. */
+    static final String REFUSED = "# refused:";
+
+    /**
+     * Loads a snippet as Tollgate would, expecting it to start without a warning; a fragment
+     * (no policy of its own) is loaded next to the smallest configuration. A snippet whose first
+     * line is {@value #REFUSED} must be refused.
+     */
+    static void loads(Block b, ConfigSource snippet) {
+        ConfigLookup alone = ConfigLookup.of(snippet);
+        boolean fragment = alone.get(ConfigKeys.POLICIES).isEmpty()
+                && alone.get(ConfigKeys.policy("default", ConfigKeys.POLICY_LIMITS)).isEmpty();
+        ConfigLookup lookup = fragment ? ConfigLookup.of(snippet, ConfigSources.of("the smallest configuration",
+                k -> k.equals("tollgate.policy.default.limits") ? "10/s" : null)) : alone;
+        String where = "README line " + b.line() + ":\n" + b.text() + "\n";
+        if (b.lines().get(0).startsWith(REFUSED)) {
+            assertThrows(ConfigException.class, () -> TollgateConfig.load(lookup, null), where + "is not refused");
+            return;
+        }
+        TollgateConfig c;
+        try {
+            c = TollgateConfig.load(lookup, null);
+        } catch (ConfigException e) {
+            throw new AssertionError(where + "does not load: " + e.getMessage(), e);
+        }
+        assertEquals(List.of(), c.warnings(), where + "loads with warnings");
+    }
+
+    @Test
+    void everyPropertiesSnippetLoads() throws IOException {
+        List<Block> blocks = blocks("properties");
+        assertTrue(blocks.size() >= 8, "the README's properties snippets: " + blocks.size());
+        for (Block b : blocks) {
+            Properties p = new Properties();
+            p.load(new StringReader(b.text())); // as MicroProfile Config reads microprofile-config.properties
+            Map<String, String> values = new LinkedHashMap<>();
+            p.stringPropertyNames().forEach(k -> values.put(k, p.getProperty(k)));
+            assertTrue(!values.isEmpty(), "README line " + b.line() + " sets nothing");
+            loads(b, ConfigSources.of("README line " + b.line(), values));
+        }
+    }
+
+    /** {@code TOLLGATE_X=value}, {@code TOLLGATE_X="value"} or {@code TOLLGATE_X='value'} in a shell command. */
+    static final Pattern VARIABLE = Pattern.compile("\\b(TOLLGATE_[A-Z0-9_]+)=(?:\"([^\"]*)\"|'([^']*)'|(\\S+))");
+
+    @Test
+    void everyEnvironmentVariableInAShellSnippetLoads() throws IOException {
+        int snippets = 0;
+        for (Block b : blocks("sh")) {
+            Map<String, String> environment = new LinkedHashMap<>();
+            Matcher m = VARIABLE.matcher(b.text());
+            while (m.find()) {
+                environment.put(m.group(1), m.group(2) != null ? m.group(2) : m.group(3) != null ? m.group(3) : m.group(4));
+            }
+            if (!environment.isEmpty()) {
+                snippets++;
+                loads(b, ConfigSources.system(environment));
+            }
+        }
+        assertTrue(snippets >= 3, "the README's shell snippets that set variables: " + snippets);
+    }
+
+    static final Pattern INIT_PARAM = Pattern.compile(
+            "<param-name>([^<]*)</param-name>\\s*<param-value>([^<]*)</param-value>");
+
+    @Test
+    void everyInitParamSnippetLoads() throws IOException {
+        int snippets = 0;
+        for (Block b : blocks("xml")) {
+            Map<String, String> params = new LinkedHashMap<>();
+            Matcher m = INIT_PARAM.matcher(b.text());
+            while (m.find()) {
+                params.put(m.group(1).trim(), m.group(2).trim());
+            }
+            if (!params.isEmpty()) {
+                snippets++;
+                loads(b, ConfigSources.of("init-param in README line " + b.line(), params));
+            }
+        }
+        assertTrue(snippets >= 1, "the README's web.xml snippet");
     }
 
     @Test
