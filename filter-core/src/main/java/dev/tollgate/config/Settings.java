@@ -126,7 +126,8 @@ public final class Settings {
             "most buckets the in-memory store keeps (least recently used go first)");
     public static final Setting<Boolean> JAXRS_GLOBAL = flag(ConfigKeys.JAXRS_GLOBAL, false,
             "JAX-RS: `true` applies the policies by `match` to resources without `@RateLimited` too");
-    public static final Setting<AddressRanges> TRUSTED_PROXIES = add(ConfigKeys.TRUSTED_PROXIES, "(none)",
+    /** Package-private: its type is internal. */
+    static final Setting<AddressRanges> TRUSTED_PROXIES = add(ConfigKeys.TRUSTED_PROXIES, "(none)",
             AddressRanges.NONE, AddressRanges.SYNTAX, Parsers::someAddresses,
             "proxies whose forwarding header is believed: addresses and CIDR ranges, e.g. `10.0.0.0/8, ::1`");
     public static final Setting<ClientAddresses.Header> FORWARDED_HEADER = add(ConfigKeys.FORWARDED_HEADER,
