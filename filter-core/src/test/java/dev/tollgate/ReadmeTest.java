@@ -1,17 +1,29 @@
 package dev.tollgate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigKeys;
+import dev.tollgate.config.ConfigLookup;
+import dev.tollgate.config.ConfigSource;
+import dev.tollgate.config.ConfigSources;
+import dev.tollgate.config.Setting;
+import dev.tollgate.config.Settings;
+import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.Messages;
 import java.io.IOException;
+import java.io.StringReader;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -19,8 +31,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the README true: every configuration key and every message id is documented there, and
- * every test that the Guarantees section names as its proof exists.
+ * Keeps the README true: the configuration table is {@link Settings}, row by row; every
+ * configuration snippet (properties, shell variables, init-params) loads without a warning;
+ * every message id is documented there; every test that the Guarantees section names as its
+ * proof exists.
  */
 class ReadmeTest {
 
@@ -30,20 +44,178 @@ class ReadmeTest {
         return Files.readAllLines(README);
     }
 
-    @Test
-    void theConfigurationTableListsEveryKeyWithItsVariableAndDefault() throws IOException {
-        List<String> rows = lines().stream().filter(l -> l.startsWith("| `tollgate.") && l.contains("| `TOLLGATE_"))
-                .collect(Collectors.toList());
-        assertEquals(ConfigKeys.ALL.size(), rows.size(), "one row per key:\n" + String.join("\n", rows));
-        for (ConfigKeys.Key key : ConfigKeys.ALL) {
-            String env = ConfigKeys.environmentName(key.name().replace("<name>", "XNAMEX").replace("<plan>", "XPLANX"))
-                    .replace("XNAMEX", "<NAME>").replace("XPLANX", "<PLAN>");
-            String row = rows.stream().filter(r -> r.startsWith("| `" + key.name() + "` |")).findFirst()
-                    .orElseThrow(() -> new AssertionError("no README row for " + key.name()));
-            assertTrue(row.contains("| `" + env + "` |"), row + " lacks " + env);
-            String shownDefault = key.defaultValue().startsWith("(") ? key.defaultValue() : "`" + key.defaultValue() + "`";
-            assertTrue(row.contains("| " + shownDefault + " |"), row + " lacks the default " + shownDefault);
+    /** The lines under {@code heading} (a {@code ## } heading), up to the next one. */
+    static List<String> section(String heading) throws IOException {
+        List<String> section = new ArrayList<>();
+        boolean inside = false;
+        for (String line : lines()) {
+            if (line.startsWith("## ")) {
+                inside = line.equals(heading);
+            } else if (inside) {
+                section.add(line);
+            }
         }
+        assertTrue(!section.isEmpty(), "the README has a section " + heading);
+        return section;
+    }
+
+    /** The cells of a Markdown table row, with {@code \\|} kept inside its cell. */
+    static List<String> cells(String row) {
+        List<String> out = new ArrayList<>();
+        for (String cell : row.substring(1, row.length() - (row.endsWith("|") ? 1 : 0)).split("(?<!\\\\)\\|", -1)) {
+            out.add(cell.trim());
+        }
+        return out;
+    }
+
+    /** The row {@code setting} should have, as the README writes it. */
+    static String row(Setting<?> s) {
+        return "| `" + s.name() + "` | `" + s.environmentName() + "` | " + s.shownDefault() + " | "
+                + s.meaning().replace("|", "\\|") + " |";
+    }
+
+    @Test
+    void theConfigurationTableIsTheSettingsRowByRow() throws IOException {
+        List<String> rows = section("## Configuration").stream().filter(l -> l.startsWith("| `tollgate."))
+                .collect(Collectors.toList());
+        Map<String, String> byKey = new LinkedHashMap<>();
+        for (String r : rows) {
+            assertTrue(r.endsWith(" |"), "a row ends with ' |': " + r);
+            List<String> cells = cells(r);
+            assertEquals(4, cells.size(), "key, environment variable, default, meaning: " + r);
+            String key = cells.get(0).replace("`", "");
+            assertTrue(byKey.put(key, r) == null, "two rows for " + key);
+            assertTrue(Settings.ALL.stream().anyMatch(s -> s.name().equals(key)), "the README has a row for " + key
+                    + ", which is no setting (dev.tollgate.config.Settings)");
+        }
+        List<String> problems = new ArrayList<>();
+        for (Setting<?> s : Settings.ALL) {
+            String r = byKey.get(s.name());
+            if (r == null) {
+                problems.add("no row for " + s.name() + "; add:\n" + row(s));
+                continue;
+            }
+            List<String> cells = cells(r);
+            check(problems, s, "environment variable", "`" + s.environmentName() + "`", cells.get(1));
+            check(problems, s, "default", s.shownDefault(), cells.get(2));
+            check(problems, s, "meaning", s.meaning().replace("|", "\\|"), cells.get(3));
+        }
+        assertTrue(problems.isEmpty(), String.join("\n", problems));
+        assertEquals(Settings.ALL.stream().map(Setting::name).collect(Collectors.toList()), List.copyOf(byKey.keySet()),
+                "the rows are in the order of Settings.ALL");
+    }
+
+    private static void check(List<String> problems, Setting<?> s, String what, String expected, String actual) {
+        if (!expected.equals(actual)) {
+            problems.add(s.name() + ": the README's " + what + " is " + actual + ", the setting's " + expected
+                    + "; the row should read:\n" + row(s));
+        }
+    }
+
+    /** A fenced block of the README: its language and its lines. */
+    record Block(String language, int line, List<String> lines) {
+        String text() {
+            return String.join("\n", lines);
+        }
+    }
+
+    static List<Block> blocks(String language) throws IOException {
+        List<String> all = lines();
+        List<Block> out = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            if (all.get(i).equals("```" + language)) {
+                int start = i + 1;
+                int end = start;
+                while (!all.get(end).equals("```")) {
+                    end++;
+                }
+                out.add(new Block(language, start + 1, all.subList(start, end)));
+                i = end;
+            }
+        }
+        return out;
+    }
+
+    /** The first line of a block that shows a configuration Tollgate must refuse. */
+    static final String REFUSED = "# refused:";
+
+    /**
+     * Loads a snippet as Tollgate would, expecting it to start without a warning; a fragment
+     * (no policy of its own) is loaded next to the smallest configuration. A snippet whose first
+     * line is {@value #REFUSED} must be refused.
+     */
+    static void loads(Block b, ConfigSource snippet) {
+        ConfigLookup alone = ConfigLookup.of(snippet);
+        boolean fragment = alone.get(ConfigKeys.POLICIES).isEmpty()
+                && alone.get(ConfigKeys.policy("default", ConfigKeys.POLICY_LIMITS)).isEmpty();
+        ConfigLookup lookup = fragment ? ConfigLookup.of(snippet, ConfigSources.of("the smallest configuration",
+                k -> k.equals("tollgate.policy.default.limits") ? "10/s" : null)) : alone;
+        String where = "README line " + b.line() + ":\n" + b.text() + "\n";
+        if (b.lines().get(0).startsWith(REFUSED)) {
+            assertThrows(ConfigException.class, () -> TollgateConfig.load(lookup, null), where + "is not refused");
+            return;
+        }
+        TollgateConfig c;
+        try {
+            c = TollgateConfig.load(lookup, null);
+        } catch (ConfigException e) {
+            throw new AssertionError(where + "does not load: " + e.getMessage(), e);
+        }
+        assertEquals(List.of(), c.warnings(), where + "loads with warnings");
+    }
+
+    @Test
+    void everyPropertiesSnippetLoads() throws IOException {
+        List<Block> blocks = blocks("properties");
+        assertTrue(blocks.size() >= 8, "the README's properties snippets: " + blocks.size());
+        for (Block b : blocks) {
+            Properties p = new Properties();
+            p.load(new StringReader(b.text())); // as MicroProfile Config reads microprofile-config.properties
+            Map<String, String> values = new LinkedHashMap<>();
+            p.stringPropertyNames().forEach(k -> values.put(k, p.getProperty(k)));
+            assertTrue(!values.isEmpty(), "README line " + b.line() + " sets nothing");
+            loads(b, ConfigSources.of("README line " + b.line(), values));
+        }
+    }
+
+    /** {@code TOLLGATE_X=value}, {@code TOLLGATE_X="value"} or {@code TOLLGATE_X='value'} in a shell command. */
+    static final Pattern VARIABLE = Pattern.compile("\\b(TOLLGATE_[A-Z0-9_]+)=(?:\"([^\"]*)\"|'([^']*)'|(\\S+))");
+
+    @Test
+    void everyEnvironmentVariableInAShellSnippetLoads() throws IOException {
+        int snippets = 0;
+        for (Block b : blocks("sh")) {
+            Map<String, String> environment = new LinkedHashMap<>();
+            Matcher m = VARIABLE.matcher(b.text());
+            while (m.find()) {
+                environment.put(m.group(1), m.group(2) != null ? m.group(2) : m.group(3) != null ? m.group(3) : m.group(4));
+            }
+            if (!environment.isEmpty()) {
+                snippets++;
+                loads(b, ConfigSources.system(environment));
+            }
+        }
+        assertTrue(snippets >= 3, "the README's shell snippets that set variables: " + snippets);
+    }
+
+    static final Pattern INIT_PARAM = Pattern.compile(
+            "<param-name>([^<]*)</param-name>\\s*<param-value>([^<]*)</param-value>");
+
+    @Test
+    void everyInitParamSnippetLoads() throws IOException {
+        int snippets = 0;
+        for (Block b : blocks("xml")) {
+            Map<String, String> params = new LinkedHashMap<>();
+            Matcher m = INIT_PARAM.matcher(b.text());
+            while (m.find()) {
+                params.put(m.group(1).trim(), m.group(2).trim());
+            }
+            if (!params.isEmpty()) {
+                snippets++;
+                loads(b, ConfigSources.of("init-param in README line " + b.line(), params));
+            }
+        }
+        assertTrue(snippets >= 1, "the README's web.xml snippet");
     }
 
     @Test
@@ -62,15 +234,7 @@ class ReadmeTest {
 
     @Test
     void everyGuaranteeNamesATestThatExists() throws IOException {
-        List<String> section = new ArrayList<>();
-        boolean inside = false;
-        for (String line : lines()) {
-            if (line.startsWith("## ")) {
-                inside = line.equals("## Guarantees");
-            } else if (inside) {
-                section.add(line);
-            }
-        }
+        List<String> section = section("## Guarantees");
         assertTrue(section.size() > 10, "the README has a Guarantees section");
         List<Path> tests;
         try (Stream<Path> files = Files.walk(Path.of(".."))) {

@@ -1,7 +1,10 @@
 package dev.tollgate.config;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Sources in order of precedence: the first that sets a key wins. An empty or blank value counts
@@ -23,6 +26,28 @@ public final class ConfigLookup {
 
     public List<ConfigSource> sources() {
         return sources;
+    }
+
+    /**
+     * Every name the sources list, each with where its value comes from (the first source that
+     * lists it), in name order. A source that fails to list its names lists none.
+     */
+    public Map<String, String> names() {
+        Map<String, String> out = new TreeMap<>();
+        for (ConfigSource source : sources) {
+            Set<String> names;
+            try {
+                names = source.names();
+            } catch (RuntimeException e) {
+                continue; // the names only serve a warning; a source that cannot list them is read as before
+            }
+            for (String name : names) {
+                if (!out.containsKey(name)) {
+                    out.put(name, source.describe(name));
+                }
+            }
+        }
+        return out;
     }
 
     /** The value of {@code key} from the first source that sets it. */

@@ -19,4 +19,12 @@ public interface ConfigSource {
      * {@code environment variable TOLLGATE_REDIS_URI} or {@code init-param of filter 'tollgate'}.
      */
     String describe(String key);
+
+    /**
+     * The names this source holds, as far as it can list them, so that a name no key matches (a
+     * typo) can be reported. A source that cannot list its names (a function) returns none.
+     */
+    default java.util.Set<String> names() {
+        return java.util.Set.of();
+    }
 }

@@ -1,7 +1,11 @@
 package dev.tollgate.config;
 
 import dev.tollgate.internal.MicroProfileConfigSource;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /** The configuration sources Tollgate knows. */
@@ -68,15 +72,35 @@ public final class ConfigSources {
             }
 
             @Override
+            public Set<String> names() {
+                Set<String> out = new HashSet<>(System.getProperties().stringPropertyNames());
+                out.addAll(environment.keySet());
+                return out;
+            }
+
+            @Override
             public String toString() {
                 return "system properties and environment";
             }
         };
     }
 
-    /** A source over a function, e.g. a filter's {@code getInitParameter}. */
+    /** A source over a function, e.g. a filter's {@code getInitParameter}; it lists no names. */
     public static ConfigSource of(String description, UnaryOperator<String> values) {
+        return of(description, values, Set::of);
+    }
+
+    /**
+     * A source over a function and the names it holds, e.g. a filter's {@code getInitParameter}
+     * and {@code getInitParameterNames}.
+     */
+    public static ConfigSource of(String description, UnaryOperator<String> values, Supplier<? extends Collection<String>> names) {
         return new ConfigSource() {
+            @Override
+            public Set<String> names() {
+                return Set.copyOf(names.get());
+            }
+
             @Override
             public String get(String key) {
                 return values.apply(key);
@@ -97,6 +121,6 @@ public final class ConfigSources {
     /** A source over a map. */
     public static ConfigSource of(String description, Map<String, String> values) {
         Map<String, String> copy = Map.copyOf(values);
-        return of(description, copy::get);
+        return of(description, copy::get, copy::keySet);
     }
 }

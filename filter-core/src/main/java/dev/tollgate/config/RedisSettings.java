@@ -44,10 +44,11 @@ public record RedisSettings(Topology topology, List<String> nodes, String master
                 circuitOpenFor, autoPipelining, null, null);
     }
 
-    /** A standalone Redis with default circuit settings, for tests and programmatic use. */
+    /** A standalone Redis with the default pool, circuit and pipelining ({@link Settings}), for tests and programmatic use. */
     public static RedisSettings standalone(String host, int port, Duration timeout) {
         return new RedisSettings(Topology.STANDALONE, List.of(hostPort(host, port)), null, false, null, null, 0,
-                timeout, 16, 3, Duration.ofSeconds(1), true);
+                timeout, Settings.REDIS_POOL_SIZE.defaultValue(), Settings.REDIS_CIRCUIT_FAILURES.defaultValue(),
+                Settings.REDIS_CIRCUIT_OPEN_FOR.defaultValue(), Settings.REDIS_AUTO_PIPELINING.defaultValue());
     }
 
     static String hostPort(String host, int port) {

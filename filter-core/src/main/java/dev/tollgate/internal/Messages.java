@@ -39,6 +39,10 @@ public final class Messages {
     public static final String DENIED = "TOLLGATE-031";
     /** An unexpected error inside Tollgate; the request went through unlimited. */
     public static final String INTERNAL_ERROR = "TOLLGATE-090";
+    /** A {@code tollgate.*} key or {@code TOLLGATE_*} variable that is no key: ignored, or refused with {@code tollgate.strict-config}. */
+    public static final String UNKNOWN_KEY = "TOLLGATE-004";
+    /** A key of a policy or plan that is not declared: ignored, or refused with {@code tollgate.strict-config}. */
+    public static final String UNDECLARED_KEY = "TOLLGATE-005";
 
     public static String badValue(ConfigValue v, String reason, String accepted) {
         // The reason may quote the value again: it is cleaned and clipped too, so no value can

@@ -46,6 +46,13 @@ public final class MicroProfileConfigSource implements ConfigSource {
     }
 
     @Override
+    public java.util.Set<String> names() {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        config.getPropertyNames().forEach(out::add);
+        return out;
+    }
+
+    @Override
     public String describe(String key) {
         try {
             ConfigValue v = config.getConfigValue(key);

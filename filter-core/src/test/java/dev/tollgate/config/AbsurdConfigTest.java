@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every key of {@link ConfigKeys#ALL} (with a policy and a plan substituted for {@code <name>} and
+ * Every key of {@link Settings#ALL} (with a policy and a plan substituted for {@code <name>} and
  * {@code <plan>}, and declared) gets absurd values: negative, zero and huge numbers, wrong units,
  * braces, newlines, quotes, binary junk, 100 KB strings, and for some keys values that parse but
  * make no sense. Each must either stop start-up with a {@link ConfigException} whose message names
@@ -181,7 +181,7 @@ class AbsurdConfigTest {
     void everyKeyRefusesAbsurdValuesWithAMessageThatNamesKeyValueSourceAndWhatIsAccepted() {
         Map<String, Map<Flaw, List<String>>> found = new TreeMap<>();
         int cases = 0;
-        for (ConfigKeys.Key k : ConfigKeys.ALL) {
+        for (Setting<?> k : Settings.ALL) {
             String key = k.name().replace("<name>", POLICY).replace("<plan>", PLAN);
             List<String> values = new ArrayList<>(absurdValues());
             values.addAll(specificValues(key));
@@ -210,7 +210,7 @@ class AbsurdConfigTest {
                 report.append("\n  (fixed? ").append(key).append(' ').append(flaw).append(" no longer happens: drop it from KNOWN)");
             }
         }));
-        System.out.println("[absurd-config] " + ConfigKeys.ALL.size() + " keys, " + cases + " values; flaws found (findings):" + report);
+        System.out.println("[absurd-config] " + Settings.ALL.size() + " keys, " + cases + " values; flaws found (findings):" + report);
         if (unexpected.length() > 0) {
             fail("configuration flaws not in KNOWN:" + unexpected);
         }
@@ -244,7 +244,7 @@ class AbsurdConfigTest {
             String trimmed = value.trim();
             boolean secret = key.equals(ConfigKeys.REDIS_PASSWORD) || key.equals(ConfigKeys.REDIS_SENTINEL_PASSWORD);
             String expectedValue = secret ? "'****'" // a password is never shown
-                    : "'" + Messages.printable(key.equals(ConfigKeys.REDIS_URI) ? TollgateConfig.maskPassword(trimmed) : trimmed) + "'";
+                    : "'" + Messages.printable(key.equals(ConfigKeys.REDIS_URI) ? RedisUris.maskPassword(trimmed) : trimmed) + "'";
             for (String p : mine) {
                 if (trimmed.isEmpty() && p.startsWith(Messages.MISSING_VALUE)) {
                     continue; // blank is unset, and a required key that is unset is reported as missing: right

@@ -1,0 +1,110 @@
+package dev.tollgate.config;
+
+import dev.tollgate.internal.Messages;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** Reads which Redis to use, and how: one topology, its credentials, the time budget and circuit. */
+final class RedisReader {
+
+    private final ConfigReader r;
+
+    private RedisReader(ConfigReader r) {
+        this.r = r;
+    }
+
+    /** The Redis settings, or {@code null} for the in-memory store or after a problem (recorded in {@code r}). */
+    static RedisSettings read(ConfigReader r) {
+        return new RedisReader(r).redis();
+    }
+
+    private RedisSettings redis() {
+        Duration timeout = r.get(Settings.REDIS_TIMEOUT);
+        int pool = r.get(Settings.REDIS_POOL_SIZE);
+        int failures = r.get(Settings.REDIS_CIRCUIT_FAILURES);
+        Duration openFor = r.get(Settings.REDIS_CIRCUIT_OPEN_FOR);
+        boolean tls = r.get(Settings.REDIS_TLS);
+        boolean pipelining = r.get(Settings.REDIS_AUTO_PIPELINING);
+        String user = r.get(Settings.REDIS_USER);
+        String password = r.secret(Settings.REDIS_PASSWORD);
+        Sentinel sentinelAuth = sentinelAuth();
+
+        Optional<ConfigValue> uri = r.value(Settings.REDIS_URI);
+        Optional<ConfigValue> cluster = r.value(Settings.REDIS_CLUSTER);
+        Optional<ConfigValue> master = r.value(Settings.REDIS_SENTINEL_MASTER);
+        Optional<ConfigValue> sentinels = r.value(Settings.REDIS_SENTINEL_NODES);
+        int topologies = (uri.isPresent() ? 1 : 0) + (cluster.isPresent() ? 1 : 0)
+                + (master.isPresent() || sentinels.isPresent() ? 1 : 0);
+        if (topologies > 1) {
+            r.problems.add(Messages.BAD_VALUE + ": more than one of " + Settings.REDIS_URI + ", " + Settings.REDIS_CLUSTER
+                    + " and " + Settings.REDIS_SENTINEL_MASTER + " is set. Accepted: exactly one Redis topology");
+            return null;
+        }
+        if (master.isEmpty() && sentinels.isEmpty()) {
+            sentinelOnly(Settings.REDIS_SENTINEL_USER, "unset");
+            sentinelOnly(Settings.REDIS_SENTINEL_PASSWORD, "unset");
+            sentinelOnly(Settings.REDIS_SENTINEL_DATABASE, "unset; a standalone server's database is the"
+                    + " URI's path, e.g. redis://host:6379/2, and a Cluster has database 0 only");
+        }
+        if (uri.isPresent()) {
+            // Parsed from the real text, shown masked: a refused URI never puts its password in a message.
+            String text = uri.get().value();
+            ConfigValue shown = new ConfigValue(uri.get().key(), RedisUris.maskPassword(text), uri.get().source());
+            RedisSettings s = r.parse(shown, Settings.REDIS_URI.withParser(ignored -> RedisUris.parse(text), null), null);
+            if (s == null) {
+                return null;
+            }
+            return new RedisSettings(s.topology(), s.nodes(), null, s.tls(), user != null ? user : s.user(),
+                    password != null ? password : s.password(), s.database(), timeout, pool, failures, openFor, pipelining);
+        }
+        if (cluster.isPresent()) {
+            List<String> nodes = r.parse(cluster.get(), Settings.REDIS_CLUSTER, null);
+            return nodes == null ? null : new RedisSettings(RedisSettings.Topology.CLUSTER, nodes, null, tls, user,
+                    password, 0, timeout, pool, failures, openFor, pipelining);
+        }
+        if (master.isPresent() || sentinels.isPresent()) {
+            if (master.isEmpty()) {
+                r.problems.add(Messages.badValue(sentinels.get(), Settings.REDIS_SENTINEL_MASTER + " is not set, and the"
+                        + " sentinels need the master's name", "sentinel nodes together with a master name"));
+                return null;
+            }
+            if (sentinels.isEmpty()) {
+                r.problems.add(Messages.badValue(master.get(), Settings.REDIS_SENTINEL_NODES + " is not set, and a master"
+                        + " name needs the sentinels that know it", "a master name together with sentinel nodes"));
+                return null;
+            }
+            List<String> nodes = r.parse(sentinels.get(), Settings.REDIS_SENTINEL_NODES, null);
+            String masterName = r.parse(master.get(), Settings.REDIS_SENTINEL_MASTER, null);
+            return nodes == null || masterName == null || sentinelAuth == null ? null
+                    : new RedisSettings(RedisSettings.Topology.SENTINEL, nodes, masterName, tls, user, password,
+                            sentinelAuth.database(), timeout, pool, failures, openFor, pipelining, sentinelAuth.user(),
+                            sentinelAuth.password());
+        }
+        return null;
+    }
+
+    /** What the sentinels themselves need, and the master's database; {@code null} after a problem. */
+    private record Sentinel(String user, String password, int database) {
+    }
+
+    private Sentinel sentinelAuth() {
+        int before = r.problems.size();
+        String user = r.get(Settings.REDIS_SENTINEL_USER);
+        String password = r.secret(Settings.REDIS_SENTINEL_PASSWORD);
+        int database = r.get(Settings.REDIS_SENTINEL_DATABASE);
+        if (user != null && password == null && r.value(Settings.REDIS_SENTINEL_PASSWORD).isEmpty()) {
+            r.misfit(Settings.REDIS_SENTINEL_USER.name(), "a sentinel user needs " + Settings.REDIS_SENTINEL_PASSWORD
+                    + ", which is not set", "a user together with " + Settings.REDIS_SENTINEL_PASSWORD);
+        }
+        return r.problems.size() > before ? null : new Sentinel(user, password, database);
+    }
+
+    /** A Sentinel key set without Sentinel: refused rather than silently ignored. */
+    private void sentinelOnly(Setting<?> setting, String accepted) {
+        boolean secret = setting == Settings.REDIS_SENTINEL_PASSWORD;
+        r.value(setting).ifPresent(v -> r.problems.add(Messages.badValue(secret ? ConfigReader.hidden(v) : v,
+                "it applies only to Sentinel (" + Settings.REDIS_SENTINEL_MASTER + " and "
+                        + Settings.REDIS_SENTINEL_NODES + "), which is not configured", accepted)));
+    }
+}

@@ -1,0 +1,197 @@
+package dev.tollgate.config;
+
+import dev.tollgate.Algorithm;
+import dev.tollgate.AllowList;
+import dev.tollgate.ClientAddresses;
+import dev.tollgate.Costs;
+import dev.tollgate.Limit;
+import dev.tollgate.Mode;
+import dev.tollgate.Policy;
+import dev.tollgate.RequestMatcher;
+import dev.tollgate.internal.AddressRanges;
+import dev.tollgate.internal.Durations;
+import dev.tollgate.internal.KeyResolvers;
+import dev.tollgate.internal.RequestPatterns;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Every configuration key, typed, one line each: name, default, what is accepted, parser and
+ * meaning. The parse ({@link TollgateConfig#load}), the defaults ({@link RedisSettings#standalone})
+ * and the README's configuration table (checked by {@code ReadmeTest}) all come from here. A key
+ * is added by its name in {@link ConfigKeys} and one line here; it is then documented, known to
+ * the unknown-key check and required in the README, and its reader calls {@code get} on it. Keys
+ * are the public contract: added, never renamed.
+ *
+ * <p>Over 300 lines of source only because each key's documentation is here, where it cannot
+ * drift from the key. Immutable and thread-safe.
+ */
+public final class Settings {
+
+    private Settings() {
+    }
+
+    private static final List<Setting<?>> ALL_IN_ORDER = new ArrayList<>();
+
+    private static final String DURATION = Durations.SYNTAX;
+    private static final String FAILURE_MODES = "'local', 'open' or 'closed'";
+
+    public static final Setting<Boolean> ENABLED = flag(ConfigKeys.ENABLED, true,
+            "`false` turns Tollgate off: every request passes, no header is added");
+    public static final Setting<Boolean> STRICT_CONFIG = flag(ConfigKeys.STRICT_CONFIG, false,
+            "`true` refuses to start when a `tollgate.*` key or `TOLLGATE_*` variable matches no key, or belongs to a"
+                    + " policy or plan that is not declared (`TOLLGATE-004`); `false` logs a warning for each");
+    public static final Setting<RedisSettings> REDIS_URI = add(ConfigKeys.REDIS_URI, "(unset: in-memory store)", null,
+            "'redis://[user:password@]host[:port][/db]' or 'rediss://...' for TLS", RedisUris::parse,
+            "standalone Redis, `redis://[user:password@]host[:port][/db]`, or `rediss://` for TLS");
+    public static final Setting<List<String>> REDIS_CLUSTER = add(ConfigKeys.REDIS_CLUSTER, "(unset)", null,
+            Parsers.NODES, Parsers::nodes, "Redis Cluster seed nodes, `host:port` separated by `,`");
+    public static final Setting<String> REDIS_SENTINEL_MASTER = add(ConfigKeys.REDIS_SENTINEL_MASTER, "(unset)", null,
+            Parsers.OPAQUE, Parsers::opaque, "the master's name for Sentinel, with `tollgate.redis.sentinel.nodes`");
+    public static final Setting<List<String>> REDIS_SENTINEL_NODES = add(ConfigKeys.REDIS_SENTINEL_NODES, "(unset)", null,
+            Parsers.NODES, Parsers::nodes, "the sentinels, `host:port` separated by `,`");
+    public static final Setting<String> REDIS_SENTINEL_USER = add(ConfigKeys.REDIS_SENTINEL_USER, "(none)", null,
+            Parsers.OPAQUE, Parsers::opaque, "the sentinels' own ACL user, with `tollgate.redis.sentinel.password`");
+    public static final Setting<String> REDIS_SENTINEL_PASSWORD = add(ConfigKeys.REDIS_SENTINEL_PASSWORD, "(none)", null,
+            Parsers.OPAQUE, Parsers::opaque, "the sentinels' own password (`requirepass` of the sentinels; never logged);"
+                    + " `tollgate.redis.password` is the master's");
+    public static final Setting<Integer> REDIS_SENTINEL_DATABASE = add(ConfigKeys.REDIS_SENTINEL_DATABASE, "0",
+            "a whole number from 0 to 2147483647 (Redis has databases 0 to 15 unless its 'databases' setting says more)",
+            Parsers.intIn(0, Integer.MAX_VALUE), "the database of the master found through the sentinels"
+                    + " (a standalone server takes it from the URI's `/db`; a Cluster has database 0 only)");
+    public static final Setting<String> REDIS_USER = add(ConfigKeys.REDIS_USER, "(from the URI)", null,
+            Parsers.OPAQUE, Parsers::opaque, "ACL user name");
+    public static final Setting<String> REDIS_PASSWORD = add(ConfigKeys.REDIS_PASSWORD, "(from the URI)", null,
+            Parsers.OPAQUE, Parsers::opaque, "password (never logged)");
+    public static final Setting<Boolean> REDIS_TLS = flag(ConfigKeys.REDIS_TLS, false,
+            "TLS for Cluster and Sentinel (a standalone URI says `rediss://`)");
+    public static final Setting<Duration> REDIS_TIMEOUT = add(ConfigKeys.REDIS_TIMEOUT, "100ms",
+            "from 1ms to 60s: " + DURATION, Parsers.durationIn(Duration.ofMillis(1), Duration.ofSeconds(60)),
+            "time budget of one Redis call, borrow, connect and answer together, e.g. `50ms`, `1s`");
+    public static final Setting<FailureMode> REDIS_FAILURE_MODE = add(ConfigKeys.REDIS_FAILURE_MODE, "local",
+            FAILURE_MODES, Parsers.word(FailureMode.class),
+            "when Redis fails: `local` (decide on this node's memory), `open` (let through), `closed` (answer 503)");
+    public static final Setting<Integer> REDIS_CIRCUIT_FAILURES = add(ConfigKeys.REDIS_CIRCUIT_FAILURES, "3",
+            "a whole number from 1 to 1000", Parsers.intIn(1, 1000),
+            "consecutive Redis failures that open the circuit (stop calling Redis)");
+    public static final Setting<Duration> REDIS_CIRCUIT_OPEN_FOR = add(ConfigKeys.REDIS_CIRCUIT_OPEN_FOR, "1s",
+            "from 10ms to 5min: " + DURATION, Parsers.durationIn(Duration.ofMillis(10), Duration.ofMinutes(5)),
+            "how long the circuit stays open before one request probes Redis (again after each failed probe)");
+    public static final Setting<Integer> REDIS_POOL_SIZE = add(ConfigKeys.REDIS_POOL_SIZE, "16",
+            "a whole number from 1 to 1024", Parsers.intIn(1, 1024), "most connections per Redis server");
+    public static final Setting<Boolean> REDIS_AUTO_PIPELINING = flag(ConfigKeys.REDIS_AUTO_PIPELINING, true,
+            "send concurrent decisions together, pipelined on shared connections (standalone and Sentinel; a Cluster"
+                    + " call always goes alone); `false`: one connection per call");
+    public static final Setting<String> REDIS_KEY_PREFIX = add(ConfigKeys.REDIS_KEY_PREFIX, "tollgate:",
+            "up to 64 letters, digits and '_', '.', ':', '/', '-'", Parsers::keyPrefix, "prefix of every Redis key");
+    public static final Setting<Boolean> REDIS_KEY_FORMAT = add(ConfigKeys.REDIS_KEY_FORMAT, "readable",
+            "'readable' or 'compact'", Parsers::compactKeys, "`readable` (`tollgate:{ip=203.0.113.7}:api`) or `compact`"
+                    + " (hashed client and policy: 56 bytes per one-limit bucket with a prefix of at most two"
+                    + " characters, instead of 88)");
+    public static final Setting<List<String>> POLICIES = add(ConfigKeys.POLICIES, "default",
+            "names of 1 to 64 letters, digits, '_', '.' or '-', separated by ','",
+            v -> Parsers.names(v, Policy.NAME, "policy"), "names of the policies, comma-separated (their order decides"
+                    + " no verdict: see *Matching and order*)");
+    public static final Setting<List<Limit>> POLICY_LIMITS = add(ConfigKeys.POLICY_LIMITS, "(required)", null,
+            Limit.SYNTAX, Limit::parse, "one or more limits, e.g. `10/s burst 20; 1000/day`");
+    /** Text here; {@link PolicyReader} parses it with the class path's key resolvers. */
+    public static final Setting<String> POLICY_KEY = add(ConfigKeys.POLICY_KEY, "ip", KeyResolvers.SYNTAX,
+            Function.identity(), "what identifies a client: `ip`, `header:<Name>`, `principal`, `route`, joined by `+`;"
+                    + " alternatives separated by `,` (the first that is present wins, else `ip`)");
+    /** Unset is {@link RequestMatcher#ALL} itself, which is how a policy knows it has no {@code match} of its own. */
+    public static final Setting<RequestMatcher> POLICY_MATCH = add(ConfigKeys.POLICY_MATCH, "/**",
+            RequestMatcher.ALL, RequestPatterns.SYNTAX, RequestPatterns::parse,
+            "which requests: `[METHOD[|METHOD]] /pattern`, several separated by `,`");
+    public static final Setting<Mode> POLICY_MODE = add(ConfigKeys.POLICY_MODE, "enforce",
+            "'enforce' or 'shadow'", Parsers.word(Mode.class), "`enforce` (answer 429) or `shadow` (log and let through)");
+    public static final Setting<Costs> POLICY_COST = add(ConfigKeys.POLICY_COST, "1", Costs.ONE, Costs.SYNTAX,
+            Costs::parse, "tokens a request takes: a number, or `<cost> [METHOD] /pattern` entries tried in order"
+                    + " (`10 GET /export/**, 1`); at most the smallest burst of the policy");
+    public static final Setting<FailureMode> POLICY_FAILURE_MODE = add(ConfigKeys.POLICY_FAILURE_MODE,
+            "(tollgate.redis.failure-mode)", null, FAILURE_MODES, Parsers.word(FailureMode.class),
+            "this policy's own failure mode: `local`, `open` or `closed`");
+    public static final Setting<Algorithm> POLICY_ALGORITHM = add(ConfigKeys.POLICY_ALGORITHM, "token-bucket",
+            "'token-bucket' or 'sliding-log'", Parsers.word(Algorithm.class),
+            "`token-bucket`, or `sliding-log` (at most N in any window, exactly; N up to 10000)");
+    public static final Setting<List<Limit>> POLICY_PLAN_LIMITS = add(ConfigKeys.POLICY_PLAN_LIMITS,
+            "(the policy's limits)", null, Limit.SYNTAX, Limit::parse, "the limits of clients on plan `<plan>`");
+    public static final Setting<HeaderStyle> HEADERS = add(ConfigKeys.HEADERS, "draft",
+            "'draft', 'legacy', 'both' or 'none'", Parsers.word(HeaderStyle.class),
+            "response headers: `draft` (`RateLimit-Policy`, `RateLimit`), `legacy` (`X-RateLimit-*`), `both`, `none`");
+    public static final Setting<Integer> LOCAL_MAX_KEYS = add(ConfigKeys.LOCAL_MAX_KEYS, "100000",
+            "a whole number from 1000 to 100000000", Parsers.intIn(1000, 100_000_000),
+            "most buckets the in-memory store keeps (least recently used go first)");
+    public static final Setting<Boolean> JAXRS_GLOBAL = flag(ConfigKeys.JAXRS_GLOBAL, false,
+            "JAX-RS: `true` applies the policies by `match` to resources without `@RateLimited` too");
+    /** Package-private: its type is internal. */
+    static final Setting<AddressRanges> TRUSTED_PROXIES = add(ConfigKeys.TRUSTED_PROXIES, "(none)",
+            AddressRanges.NONE, AddressRanges.SYNTAX, Parsers::someAddresses,
+            "proxies whose forwarding header is believed: addresses and CIDR ranges, e.g. `10.0.0.0/8, ::1`");
+    public static final Setting<ClientAddresses.Header> FORWARDED_HEADER = add(ConfigKeys.FORWARDED_HEADER,
+            "x-forwarded-for", "'x-forwarded-for' or 'forwarded'", Parsers.word(ClientAddresses.Header.class),
+            "the header the trusted proxies write: `x-forwarded-for` or `forwarded` (RFC 7239)");
+    public static final Setting<Integer> IPV4_PREFIX = add(ConfigKeys.IPV4_PREFIX, "32", "a prefix length from 8 to 32",
+            Parsers.intIn(8, 32), "IPv4 clients are grouped by this prefix length");
+    public static final Setting<Integer> IPV6_PREFIX = add(ConfigKeys.IPV6_PREFIX, "64",
+            "a prefix length from 16 to 128", Parsers.intIn(16, 128),
+            "IPv6 clients are grouped by this prefix length, so a host cannot rotate through its subnet");
+    public static final Setting<AllowList> ALLOW_LIST = add(ConfigKeys.ALLOW_LIST, "(none)", AllowList.NONE,
+            AllowList.SYNTAX, AllowList::parse,
+            "clients never limited: addresses, ranges, `principal:<name>`, `role:<role>`");
+    public static final Setting<Duration> RETRY_AFTER_JITTER = add(ConfigKeys.RETRY_AFTER_JITTER, "0s",
+            "from 0s to 1h: " + DURATION, Parsers.durationIn(Duration.ZERO, Duration.ofHours(1)),
+            "up to this much is added at random to `Retry-After`, e.g. `3s`");
+    public static final Setting<Boolean> DENY_CACHE = flag(ConfigKeys.DENY_CACHE, true,
+            "refuse a client known to be over its limit from memory until its Retry-After, without asking Redis"
+                    + " (a flood then costs one Redis call per refusal window)");
+    public static final Setting<String> METRICS = add(ConfigKeys.METRICS, "auto",
+            "'auto', 'none', or 'opentelemetry' and/or 'micrometer' separated by ','", Parsers::metrics,
+            "where metrics go: `auto` (OpenTelemetry and/or Micrometer, whichever the application has),"
+                    + " `opentelemetry`, `micrometer`, `none`");
+    public static final Setting<Duration> RELOAD_INTERVAL = add(ConfigKeys.RELOAD_INTERVAL, "0s",
+            "0s (never) or from 1s to 1h: " + DURATION, Parsers::reloadInterval,
+            "how often the configuration is read again, e.g. `30s`; `0s` never (a reload can also be called,"
+                    + " through JMX)");
+    public static final Setting<Boolean> JMX = flag(ConfigKeys.JMX, true,
+            "`false` registers no JMX bean `dev.tollgate:type=RateLimiter`");
+    public static final Setting<List<String>> PLANS = add(ConfigKeys.PLANS, "(none)", List.of(),
+            "plan names separated by ','", v -> Parsers.names(v, Policy.NAME, "plan"),
+            "names of the plans, e.g. `internal,pro,free`");
+    /** Text here; {@link PolicyReader} tells {@code role} from {@code header:<Name>}. */
+    public static final Setting<String> PLAN_SELECTOR = add(ConfigKeys.PLAN_SELECTOR, "role",
+            "'role' or 'header:<Name>'", Function.identity(), "how a request's plan is found: `role` (the first plan"
+                    + " whose role the principal has) or `header:<Name>` (believed only from trusted proxies)");
+    public static final Setting<String> PLAN_DEFAULT = add(ConfigKeys.PLAN_DEFAULT, "(required with plans)", null,
+            "one of the declared plans", Function.identity(), "the plan of a request that shows none");
+    public static final Setting<String> PLAN_ROLE = add(ConfigKeys.PLAN_ROLE, "<plan>",
+            Parsers.MARKER, Parsers::marker, "the role that selects plan `<plan>`");
+    public static final Setting<String> PLAN_VALUE = add(ConfigKeys.PLAN_VALUE, "<plan>",
+            Parsers.MARKER, Parsers::marker, "the header value that selects plan `<plan>`");
+
+    /** Every setting, in the README's order. */
+    public static final List<Setting<?>> ALL = Collections.unmodifiableList(ALL_IN_ORDER);
+
+    private static Setting<Boolean> flag(String name, boolean defaultValue, String meaning) {
+        return add(name, Boolean.toString(defaultValue), Parsers.BOOLEAN, Parsers::bool, meaning);
+    }
+
+    /** A setting whose default is a value, parsed by its own parser. */
+    private static <T> Setting<T> add(String name, String defaultValue, String accepted, Function<String, T> parser,
+                                      String meaning) {
+        return add(name, defaultValue, null, accepted, parser, meaning);
+    }
+
+    /**
+     * @param value the value when unset: for a default in parentheses; or an instance that means what the
+     *              default's text means and must be that instance ({@code null}: parse the text)
+     */
+    private static <T> Setting<T> add(String name, String shownDefault, T value, String accepted,
+                                      Function<String, T> parser, String meaning) {
+        Setting<T> s = new Setting<>(name, shownDefault, value, accepted, parser, meaning);
+        ALL_IN_ORDER.add(s);
+        return s;
+    }
+}
