@@ -7,9 +7,9 @@ import dev.tollgate.Policy;
 import dev.tollgate.PolicyResult;
 import dev.tollgate.config.FailureMode;
 import dev.tollgate.config.RedisSettings;
+import dev.tollgate.config.Settings;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.spi.BucketStore;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -50,8 +50,8 @@ public final class StoreGuard implements AutoCloseable {
         this.fallback = fallback;
         RedisSettings redis = config.redis();
         this.circuit = fallback == null ? null : new Circuit(
-                redis == null ? 3 : redis.circuitFailures(),
-                redis == null ? Duration.ofSeconds(1) : redis.circuitOpenFor(),
+                redis == null ? Settings.REDIS_CIRCUIT_FAILURES.defaultValue() : redis.circuitFailures(),
+                redis == null ? Settings.REDIS_CIRCUIT_OPEN_FOR.defaultValue() : redis.circuitOpenFor(),
                 nanoTime, redis == null ? store.name() : redis.describe());
         this.metrics = metrics != null ? metrics : Metrics.create(config.metrics(), name,
                 () -> circuit == null ? 0 : circuit.stateCode(), () -> circuit == null ? 0 : circuit.downNanos());
