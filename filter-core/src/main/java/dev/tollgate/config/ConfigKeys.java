@@ -30,6 +30,11 @@ public final class ConfigKeys {
     public static final String REDIS_USER = "tollgate.redis.user";
     public static final String REDIS_PASSWORD = "tollgate.redis.password";
     public static final String REDIS_TLS = "tollgate.redis.tls";
+    public static final String REDIS_TLS_TRUSTSTORE = "tollgate.redis.tls.truststore";
+    public static final String REDIS_TLS_TRUSTSTORE_PASSWORD = "tollgate.redis.tls.truststore-password";
+    public static final String REDIS_TLS_KEYSTORE = "tollgate.redis.tls.keystore";
+    public static final String REDIS_TLS_KEYSTORE_PASSWORD = "tollgate.redis.tls.keystore-password";
+    public static final String REDIS_TLS_VERIFY_HOSTNAME = "tollgate.redis.tls.verify-hostname";
     public static final String REDIS_CIRCUIT_FAILURES = "tollgate.redis.circuit.failures";
     public static final String REDIS_CIRCUIT_OPEN_FOR = "tollgate.redis.circuit.open-for";
     public static final String POLICIES = "tollgate.policies";
@@ -85,6 +90,11 @@ public final class ConfigKeys {
             new Key(REDIS_USER, "(from the URI)", "ACL user name"),
             new Key(REDIS_PASSWORD, "(from the URI)", "password (never logged)"),
             new Key(REDIS_TLS, "false", "TLS for Cluster and Sentinel (a standalone URI says `rediss://`)"),
+            new Key(REDIS_TLS_TRUSTSTORE, "(the JVM's)", "the CAs that sign Redis' certificate: a PKCS12 or JKS file, or a PEM bundle"),
+            new Key(REDIS_TLS_TRUSTSTORE_PASSWORD, "(none)", "the trust store's password (never logged); a PEM bundle needs none"),
+            new Key(REDIS_TLS_KEYSTORE, "(none)", "the client's key and certificate, a PKCS12 or JKS file, for Redis' `tls-auth-clients`"),
+            new Key(REDIS_TLS_KEYSTORE_PASSWORD, "(none)", "the key store's password, also its key's (never logged)"),
+            new Key(REDIS_TLS_VERIFY_HOSTNAME, "true", "whether Redis' certificate must name the host connected to (`false`: any name the CA signed)"),
             new Key(REDIS_TIMEOUT, "100ms", "time budget of one Redis call, borrow, connect and answer together, e.g. `50ms`, `1s`"),
             new Key(REDIS_FAILURE_MODE, "local",
                     "when Redis fails: `local` (decide on this node's memory), `open` (let through), `closed` (answer 503)"),

@@ -13,6 +13,7 @@ import dev.tollgate.internal.AddressRanges;
 import dev.tollgate.internal.Durations;
 import dev.tollgate.internal.KeyResolvers;
 import dev.tollgate.internal.Messages;
+import dev.tollgate.internal.RedisTls;
 import dev.tollgate.internal.RequestPatterns;
 import dev.tollgate.spi.KeyResolver;
 import dev.tollgate.spi.KeyResolverProvider;
@@ -272,6 +273,50 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         }
 
         RedisSettings redis() {
+            RedisSettings.TlsOptions tlsOptions = tlsOptions();
+            RedisSettings s = topology();
+            if (s != null && !s.tls() && !RedisSettings.TlsOptions.DEFAULT.equals(tlsOptions)) {
+                for (String key : TLS_KEYS) {
+                    lookup.get(key).ifPresent(v -> problems.add(Messages.badValue(secretKey(key) ? hidden(v) : v, "TLS is off",
+                            "this key with TLS on: a rediss:// URI, or " + ConfigKeys.REDIS_TLS + "=true for Cluster and Sentinel")));
+                }
+            }
+            return s == null || tlsOptions == null ? s : s.withTlsOptions(tlsOptions);
+        }
+
+        /** The trust store, key store and host name check of TLS, their files checked now; {@code null} after a problem. */
+        private RedisSettings.TlsOptions tlsOptions() {
+            int before = problems.size();
+            RedisSettings.TlsOptions o = new RedisSettings.TlsOptions(
+                    parse(ConfigKeys.REDIS_TLS_TRUSTSTORE, null, RedisTls.TRUST_ACCEPTED, TollgateConfig::opaque),
+                    secret(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD),
+                    parse(ConfigKeys.REDIS_TLS_KEYSTORE, null, RedisTls.KEY_ACCEPTED, TollgateConfig::opaque),
+                    secret(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD),
+                    parse(ConfigKeys.REDIS_TLS_VERIFY_HOSTNAME, true, "'true' or 'false'", TollgateConfig::bool));
+            orphan(o.truststorePassword() != null && o.truststore() == null, ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD,
+                    ConfigKeys.REDIS_TLS_TRUSTSTORE);
+            orphan(o.keystorePassword() != null && o.keystore() == null, ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD,
+                    ConfigKeys.REDIS_TLS_KEYSTORE);
+            if (problems.size() == before) {
+                try {
+                    RedisTls.context(o);
+                } catch (RedisTls.BadStoreException e) {
+                    lookup.get(e.key()).ifPresent(v -> problems.add(Messages.badValue(secretKey(e.key()) ? hidden(v) : v,
+                            e.getMessage(), e.accepted())));
+                }
+            }
+            return problems.size() > before ? null : o;
+        }
+
+        /** A store's password without the store: refused rather than silently ignored. */
+        private void orphan(boolean orphaned, String passwordKey, String storeKey) {
+            if (orphaned) {
+                problems.add(Messages.badValue(hidden(lookup.get(passwordKey).get()), "it is the password of " + storeKey
+                        + ", which is not set", "a password together with " + storeKey));
+            }
+        }
+
+        private RedisSettings topology() {
             Duration timeout = parse(ConfigKeys.REDIS_TIMEOUT, Duration.ofMillis(100),
                     "from 1ms to 60s: " + Durations.SYNTAX, v -> durationIn(v, Duration.ofMillis(1), MAX_TIMEOUT));
             int pool = parse(ConfigKeys.REDIS_POOL_SIZE, 16, "a whole number from 1 to 1024", v -> intIn(v, 1, 1024));
@@ -514,8 +559,12 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
     static final String NODES = "'host:port' entries separated by ',', e.g. '10.0.0.1:7000, 10.0.0.2:7001'";
     static final String OPAQUE = "up to 512 characters, no control characters";
 
+    static final List<String> TLS_KEYS = List.of(ConfigKeys.REDIS_TLS_TRUSTSTORE, ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD,
+            ConfigKeys.REDIS_TLS_KEYSTORE, ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD, ConfigKeys.REDIS_TLS_VERIFY_HOSTNAME);
+
     private static boolean secretKey(String key) {
-        return key.equals(ConfigKeys.REDIS_PASSWORD) || key.equals(ConfigKeys.REDIS_SENTINEL_PASSWORD);
+        return key.equals(ConfigKeys.REDIS_PASSWORD) || key.equals(ConfigKeys.REDIS_SENTINEL_PASSWORD)
+                || key.equals(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD) || key.equals(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD);
     }
 
     /** The value as messages show a password: never the password itself. */
