@@ -194,7 +194,7 @@ public final class JedisPort implements RedisPort {
         try {
             return connect(settings);
         } catch (JedisException e) {
-            throw RedisTls.explained(e);
+            throw RedisTls.explainedConnecting(e);
         }
     }
 

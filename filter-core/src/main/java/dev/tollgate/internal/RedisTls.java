@@ -24,7 +24,9 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.KeyManager;
@@ -58,7 +60,7 @@ public final class RedisTls {
             Pattern.compile("-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\\s]*)-----END CERTIFICATE-----");
 
     private final boolean on;
-    /** {@code null}: the JVM's default. */
+    /** {@code null} without TLS. */
     private final SSLSocketFactory factory;
     private final boolean verifyHostname;
 
@@ -74,10 +76,15 @@ public final class RedisTls {
      * @throws BadStoreException when a store cannot be used (the files changed since start-up)
      */
     static RedisTls of(RedisSettings settings) {
+        LAST_HANDSHAKE_FAILURE.remove();
         RedisSettings.TlsOptions options = settings.tlsOptions();
-        SSLContext context = settings.tls() ? context(options) : null;
-        return new RedisTls(settings.tls(), context == null ? null
-                : new HandshakeFirst(context.getSocketFactory(), options.verifyHostname(), options.keystore() != null),
+        if (!settings.tls()) {
+            return new RedisTls(false, null, options.verifyHostname());
+        }
+        SSLContext context = context(options);
+        // the JVM's own context may hold a client certificate (javax.net.ssl.keyStore): not asked then
+        SSLSocketFactory factory = context == null ? (SSLSocketFactory) SSLSocketFactory.getDefault() : context.getSocketFactory();
+        return new RedisTls(true, new HandshakeFirst(factory, options.verifyHostname(), context == null || options.keystore() != null),
                 options.verifyHostname());
     }
 
@@ -87,16 +94,14 @@ public final class RedisTls {
         if (!on) {
             return builder;
         }
-        if (factory != null) {
-            builder.sslSocketFactory(factory);
-        }
+        builder.sslSocketFactory(factory);
         // Jedis checks the host name only when it is given no parameters; these say it either way
         SSLParameters parameters = new SSLParameters();
         parameters.setEndpointIdentificationAlgorithm(verifyHostname ? "HTTPS" : null);
         return builder.sslParameters(parameters);
     }
 
-    /** The socket factory every client config gets; {@code null} for the JVM's default. */
+    /** The socket factory every client config gets; {@code null} without TLS. */
     SSLSocketFactory socketFactory() {
         return factory;
     }
@@ -271,10 +276,45 @@ public final class RedisTls {
         return why == null ? e : new JedisConnectionException(why, e);
     }
 
-    /** What TLS check made {@code e} fail and what to do, or {@code null} when TLS did not. */
+    /**
+     * {@link #explained}, for a client being built on this thread since {@link #of}: when Jedis
+     * dropped the cause (a Sentinel client that reached no sentinel says only "All sentinels
+     * down"), the last handshake that failed on this thread tells what TLS check failed.
+     */
+    static RuntimeException explainedConnecting(RuntimeException e) {
+        SSLException last = LAST_HANDSHAKE_FAILURE.get();
+        LAST_HANDSHAKE_FAILURE.remove();
+        String why = why(e);
+        if (why == null && last != null) {
+            why = why(last);
+        }
+        return why == null ? e : new JedisConnectionException(why, e);
+    }
+
+    /**
+     * What TLS check made {@code e} fail and what to do, or {@code null} when TLS did not. Looks at
+     * causes and at suppressed failures: a Cluster client that could reach no seed throws a failure
+     * of its own with each seed's failure suppressed in it.
+     */
     static String why(Throwable e) {
+        // causes and suppressed failures, nearest first; at most 64 (a chain may loop)
+        List<Throwable> chain = new ArrayList<>();
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        chain.add(e);
+        seen.add(e);
+        for (int i = 0; i < chain.size() && chain.size() < 64; i++) {
+            Throwable t = chain.get(i);
+            if (t.getCause() != null && seen.add(t.getCause())) {
+                chain.add(t.getCause());
+            }
+            for (Throwable s : t.getSuppressed()) {
+                if (seen.add(s)) {
+                    chain.add(s);
+                }
+            }
+        }
         SSLException ssl = null;
-        for (Throwable t = e; t != null; t = t.getCause()) {
+        for (Throwable t : chain) {
             String m = String.valueOf(t.getMessage());
             if (t instanceof CertPathBuilderException || t instanceof CertPathValidatorException) {
                 return "TLS to Redis failed: the server's certificate is not trusted (" + detail(t) + "). Set "
@@ -311,6 +351,9 @@ public final class RedisTls {
     private static String detail(Throwable t) {
         return Messages.printable(t.getClass().getSimpleName() + ": " + t.getMessage(), 300);
     }
+
+    /** The last handshake on this thread that failed, if none succeeded since. */
+    private static final ThreadLocal<SSLException> LAST_HANDSHAKE_FAILURE = new ThreadLocal<>();
 
     /** Whether the server asked this thread's handshake for a client certificate (set by {@link NoClientCertificate}). */
     private static final ThreadLocal<Boolean> ASKED_FOR_CERTIFICATE = new ThreadLocal<>();
@@ -382,15 +425,21 @@ public final class RedisTls {
             try {
                 ASKED_FOR_CERTIFICATE.remove();
                 socket.startHandshake();
+            } catch (SSLException e) {
+                LAST_HANDSHAKE_FAILURE.set(e);
+                throw e;
             } finally {
                 asked = ASKED_FOR_CERTIFICATE.get() != null;
                 ASKED_FOR_CERTIFICATE.remove();
             }
             if (asked && !hasClientCertificate) {
                 socket.close();
-                throw new SSLHandshakeException("the server asks for a client certificate and this client has none"
-                        + " (certificate_required)");
+                SSLException e = new SSLHandshakeException("the server asks for a client certificate and this client has"
+                        + " none (certificate_required)");
+                LAST_HANDSHAKE_FAILURE.set(e);
+                throw e;
             }
+            LAST_HANDSHAKE_FAILURE.remove();
             return socket;
         }
 
