@@ -46,7 +46,9 @@ public final class TestCertificates {
     public static synchronized TestCertificates shared() {
         if (shared == null) {
             try {
-                shared = make(Files.createTempDirectory("tollgate-tls-"));
+                Path dir = Files.createTempDirectory("tollgate-tls-");
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> delete(dir)));
+                shared = make(dir);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -143,6 +145,17 @@ public final class TestCertificates {
             throw new UncheckedIOException(e);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    private static void delete(Path dir) {
+        try (var files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(p);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // best effort, at exit
         }
     }
 
