@@ -495,5 +495,11 @@ public final class RedisTls {
         public String accepted() {
             return accepted;
         }
+
+        /** With the key: when a store changed after start-up, a reconnect's failure is logged so. */
+        @Override
+        public String toString() {
+            return "TLS store unusable: " + key + ": " + getMessage() + ". Accepted: " + accepted;
+        }
     }
 }
