@@ -13,6 +13,7 @@ import dev.tollgate.config.Setting;
 import dev.tollgate.config.Settings;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.Messages;
+import dev.tollgate.testing.TestCertificates;
 import java.io.IOException;
 import java.io.StringReader;
 import java.lang.reflect.Field;
@@ -173,9 +174,30 @@ class ReadmeTest {
             p.load(new StringReader(b.text())); // as MicroProfile Config reads microprofile-config.properties
             Map<String, String> values = new LinkedHashMap<>();
             p.stringPropertyNames().forEach(k -> values.put(k, p.getProperty(k)));
+            withExampleFiles(values);
             assertTrue(!values.isEmpty(), "README line " + b.line() + " sets nothing");
             loads(b, ConfigSources.of("README line " + b.line(), values));
         }
+    }
+
+    /**
+     * The TLS example names files under {@code /etc/tollgate/}: the test makes real ones (a CA's
+     * PEM, a client's PKCS12) and the store password they were written with, so the example is
+     * loaded, files checked, as an operator's would be.
+     */
+    static void withExampleFiles(Map<String, String> values) {
+        values.replaceAll((k, v) -> {
+            if (v.equals("/etc/tollgate/redis-ca.pem")) {
+                return TestCertificates.shared().caPem().toString();
+            }
+            if (v.equals("/etc/tollgate/redis-client.p12")) {
+                return TestCertificates.shared().clientKeyStore().toString();
+            }
+            if (v.startsWith("/etc/tollgate/")) {
+                throw new AssertionError("the README names a file the test does not make: " + v);
+            }
+            return k.startsWith("tollgate.redis.tls.") && k.endsWith("-password") ? TestCertificates.PASSWORD : v;
+        });
     }
 
     /** {@code TOLLGATE_X=value}, {@code TOLLGATE_X="value"} or {@code TOLLGATE_X='value'} in a shell command. */

@@ -31,6 +31,11 @@ public final class ConfigKeys {
     public static final String REDIS_USER = "tollgate.redis.user";
     public static final String REDIS_PASSWORD = "tollgate.redis.password";
     public static final String REDIS_TLS = "tollgate.redis.tls";
+    public static final String REDIS_TLS_TRUSTSTORE = "tollgate.redis.tls.truststore";
+    public static final String REDIS_TLS_TRUSTSTORE_PASSWORD = "tollgate.redis.tls.truststore-password";
+    public static final String REDIS_TLS_KEYSTORE = "tollgate.redis.tls.keystore";
+    public static final String REDIS_TLS_KEYSTORE_PASSWORD = "tollgate.redis.tls.keystore-password";
+    public static final String REDIS_TLS_VERIFY_HOSTNAME = "tollgate.redis.tls.verify-hostname";
     public static final String REDIS_CIRCUIT_FAILURES = "tollgate.redis.circuit.failures";
     public static final String REDIS_CIRCUIT_OPEN_FOR = "tollgate.redis.circuit.open-for";
     public static final String POLICIES = "tollgate.policies";

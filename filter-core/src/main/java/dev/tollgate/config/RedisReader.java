@@ -1,6 +1,7 @@
 package dev.tollgate.config;
 
 import dev.tollgate.internal.Messages;
+import dev.tollgate.internal.RedisTls;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -16,7 +17,59 @@ final class RedisReader {
 
     /** The Redis settings, or {@code null} for the in-memory store or after a problem (recorded in {@code r}). */
     static RedisSettings read(ConfigReader r) {
-        return new RedisReader(r).redis();
+        return new RedisReader(r).withTls();
+    }
+
+    private static final List<Setting<?>> TLS_SETTINGS = List.of(Settings.REDIS_TLS_TRUSTSTORE,
+            Settings.REDIS_TLS_TRUSTSTORE_PASSWORD, Settings.REDIS_TLS_KEYSTORE, Settings.REDIS_TLS_KEYSTORE_PASSWORD,
+            Settings.REDIS_TLS_VERIFY_HOSTNAME);
+
+    private RedisSettings withTls() {
+        RedisSettings.TlsOptions tlsOptions = tlsOptions();
+        RedisSettings s = redis();
+        if (s != null && !s.tls() && !RedisSettings.TlsOptions.DEFAULT.equals(tlsOptions)) {
+            for (Setting<?> setting : TLS_SETTINGS) {
+                r.value(setting).ifPresent(v -> r.problems.add(Messages.badValue(secret(setting) ? ConfigReader.hidden(v) : v,
+                        "TLS is off", "this key with TLS on: a rediss:// URI, or " + Settings.REDIS_TLS
+                                + "=true for Cluster and Sentinel")));
+            }
+        }
+        return s == null || tlsOptions == null ? s : s.withTlsOptions(tlsOptions);
+    }
+
+    private static boolean secret(Setting<?> setting) {
+        return setting == Settings.REDIS_TLS_TRUSTSTORE_PASSWORD || setting == Settings.REDIS_TLS_KEYSTORE_PASSWORD;
+    }
+
+    /** The trust store, key store and host name check of TLS, their files checked now; {@code null} after a problem. */
+    private RedisSettings.TlsOptions tlsOptions() {
+        int before = r.problems.size();
+        RedisSettings.TlsOptions o = new RedisSettings.TlsOptions(r.get(Settings.REDIS_TLS_TRUSTSTORE),
+                r.secret(Settings.REDIS_TLS_TRUSTSTORE_PASSWORD), r.get(Settings.REDIS_TLS_KEYSTORE),
+                r.secret(Settings.REDIS_TLS_KEYSTORE_PASSWORD), r.get(Settings.REDIS_TLS_VERIFY_HOSTNAME));
+        orphan(o.truststorePassword() != null && o.truststore() == null, Settings.REDIS_TLS_TRUSTSTORE_PASSWORD,
+                Settings.REDIS_TLS_TRUSTSTORE);
+        orphan(o.keystorePassword() != null && o.keystore() == null, Settings.REDIS_TLS_KEYSTORE_PASSWORD,
+                Settings.REDIS_TLS_KEYSTORE);
+        if (r.problems.size() == before) {
+            try {
+                RedisTls.context(o);
+            } catch (RedisTls.BadStoreException e) {
+                boolean hide = e.key().equals(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD)
+                        || e.key().equals(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD);
+                r.lookup.get(e.key()).ifPresent(v -> r.problems.add(Messages.badValue(hide ? ConfigReader.hidden(v) : v,
+                        e.getMessage(), e.accepted())));
+            }
+        }
+        return r.problems.size() > before ? null : o;
+    }
+
+    /** A store's password without the store: refused rather than silently ignored. */
+    private void orphan(boolean orphaned, Setting<String> password, Setting<String> store) {
+        if (orphaned) {
+            r.value(password).ifPresent(v -> r.problems.add(Messages.badValue(ConfigReader.hidden(v),
+                    "it is the password of " + store + ", which is not set", "a password together with " + store)));
+        }
     }
 
     private RedisSettings redis() {

@@ -22,18 +22,55 @@ import java.util.List;
  * @param autoPipelining  whether concurrent calls are pipelined on shared connections (not in a cluster)
  * @param sentinelUser    the sentinels' own ACL user, or {@code null}
  * @param sentinelPassword the sentinels' own password, or {@code null} (sentinels without one)
+ * @param tlsOptions      the trust store, client certificate and host name check of TLS ({@link TlsOptions#DEFAULT}: the JVM's)
  */
 public record RedisSettings(Topology topology, List<String> nodes, String masterName, boolean tls, String user,
                             String password, int database, Duration timeout, int poolSize, int circuitFailures,
-                            Duration circuitOpenFor, boolean autoPipelining, String sentinelUser, String sentinelPassword) {
+                            Duration circuitOpenFor, boolean autoPipelining, String sentinelUser, String sentinelPassword,
+                            TlsOptions tlsOptions) {
 
     /** Where the data lives. */
     public enum Topology {
         STANDALONE, CLUSTER, SENTINEL
     }
 
+    /**
+     * What TLS trusts and shows beyond the JVM's defaults; files are read when Redis is connected.
+     * Passwords are never part of {@link #toString()}.
+     *
+     * @param truststore         PKCS12, JKS or PEM file of the CAs to trust, or {@code null} for the JVM's
+     * @param truststorePassword its password, or {@code null}
+     * @param keystore           PKCS12 or JKS file of the client's key and certificate (mutual TLS), or {@code null}
+     * @param keystorePassword   its password (and its key's), or {@code null}
+     * @param verifyHostname     whether the server's certificate must name the host connected to
+     */
+    public record TlsOptions(String truststore, String truststorePassword, String keystore, String keystorePassword,
+                             boolean verifyHostname) {
+        public static final TlsOptions DEFAULT = new TlsOptions(null, null, null, null, true);
+
+        @Override
+        public String toString() {
+            return "TlsOptions[truststore=" + truststore + ", keystore=" + keystore + ", verifyHostname=" + verifyHostname + "]";
+        }
+    }
+
     public RedisSettings {
         nodes = List.copyOf(nodes);
+        tlsOptions = tlsOptions == null ? TlsOptions.DEFAULT : tlsOptions;
+    }
+
+    /** Settings with TLS as the JVM has it. */
+    public RedisSettings(Topology topology, List<String> nodes, String masterName, boolean tls, String user,
+                         String password, int database, Duration timeout, int poolSize, int circuitFailures,
+                         Duration circuitOpenFor, boolean autoPipelining, String sentinelUser, String sentinelPassword) {
+        this(topology, nodes, masterName, tls, user, password, database, timeout, poolSize, circuitFailures,
+                circuitOpenFor, autoPipelining, sentinelUser, sentinelPassword, TlsOptions.DEFAULT);
+    }
+
+    /** These settings with other TLS options. */
+    public RedisSettings withTlsOptions(TlsOptions options) {
+        return new RedisSettings(topology, nodes, masterName, tls, user, password, database, timeout, poolSize,
+                circuitFailures, circuitOpenFor, autoPipelining, sentinelUser, sentinelPassword, options);
     }
 
     /** Settings whose sentinels (if any) need no password. */

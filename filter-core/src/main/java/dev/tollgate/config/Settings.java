@@ -11,6 +11,7 @@ import dev.tollgate.RequestMatcher;
 import dev.tollgate.internal.AddressRanges;
 import dev.tollgate.internal.Durations;
 import dev.tollgate.internal.KeyResolvers;
+import dev.tollgate.internal.RedisTls;
 import dev.tollgate.internal.RequestPatterns;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,6 +69,19 @@ public final class Settings {
             Parsers.OPAQUE, Parsers::opaque, "password (never logged)");
     public static final Setting<Boolean> REDIS_TLS = flag(ConfigKeys.REDIS_TLS, false,
             "TLS for Cluster and Sentinel (a standalone URI says `rediss://`)");
+    public static final Setting<String> REDIS_TLS_TRUSTSTORE = add(ConfigKeys.REDIS_TLS_TRUSTSTORE, "(the JVM's)", null,
+            RedisTls.TRUST_ACCEPTED, Parsers::opaque,
+            "the CAs that sign Redis' certificate: a PKCS12 or JKS file, or a PEM bundle");
+    public static final Setting<String> REDIS_TLS_TRUSTSTORE_PASSWORD = add(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD,
+            "(none)", null, Parsers.OPAQUE, Parsers::opaque,
+            "the trust store's password (never logged); a PEM bundle needs none");
+    public static final Setting<String> REDIS_TLS_KEYSTORE = add(ConfigKeys.REDIS_TLS_KEYSTORE, "(none)", null,
+            RedisTls.KEY_ACCEPTED, Parsers::opaque,
+            "the client's key and certificate, a PKCS12 or JKS file, for Redis' `tls-auth-clients`");
+    public static final Setting<String> REDIS_TLS_KEYSTORE_PASSWORD = add(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD,
+            "(none)", null, Parsers.OPAQUE, Parsers::opaque, "the key store's password, also its key's (never logged)");
+    public static final Setting<Boolean> REDIS_TLS_VERIFY_HOSTNAME = flag(ConfigKeys.REDIS_TLS_VERIFY_HOSTNAME, true,
+            "whether Redis' certificate must name the host connected to (`false`: any name the CA signed)");
     public static final Setting<Duration> REDIS_TIMEOUT = add(ConfigKeys.REDIS_TIMEOUT, "100ms",
             "from 1ms to 60s: " + DURATION, Parsers.durationIn(Duration.ofMillis(1), Duration.ofSeconds(60)),
             "time budget of one Redis call, borrow, connect and answer together, e.g. `50ms`, `1s`");

@@ -115,7 +115,7 @@ public final class JedisPort implements RedisPort {
         // An attempt asks each seed or sentinel in turn (connect and answer, at most 3/4 of the
         // budget each), then the server its version: this bounds how long close() waits for one.
         Duration attemptBound = t.multipliedBy(settings.nodes().size() + 2);
-        return new ConnectingPort(() -> connect(settings), ConnectingPort.threadPerAttempt("tollgate-redis-connect"),
+        return new ConnectingPort(() -> connectExplained(settings), ConnectingPort.threadPerAttempt("tollgate-redis-connect"),
                 t.dividedBy(4), attemptBound, settings.describe(),
                 settings.topology() == RedisSettings.Topology.CLUSTER ? JedisClusterCRC16::getSlot : null);
     }
@@ -133,11 +133,11 @@ public final class JedisPort implements RedisPort {
         // that connect and handshake stay within the 3/4 of the budget a call keeps for them.
         // In a cluster Jedis reads every reply with it.
         int read = settings.topology() == RedisSettings.Topology.CLUSTER ? millis(t, 2) : millis(t, 4);
-        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+        RedisTls tls = RedisTls.of(settings);
+        DefaultJedisClientConfig.Builder config = tls.configure(DefaultJedisClientConfig.builder())
                 .connectionTimeoutMillis(connect)
                 .socketTimeoutMillis(read)
-                .clientName("tollgate")
-                .ssl(settings.tls());
+                .clientName("tollgate");
         if (settings.user() != null) {
             config.user(settings.user());
         }
@@ -158,8 +158,8 @@ public final class JedisPort implements RedisPort {
                 return new JedisPort(client, settings.describe(), true, () -> { }, t, 0);
             }
             case SENTINEL: {
-                DefaultJedisClientConfig.Builder sentinelConfig = DefaultJedisClientConfig.builder()
-                        .connectionTimeoutMillis(connect).socketTimeoutMillis(read).ssl(settings.tls());
+                DefaultJedisClientConfig.Builder sentinelConfig = tls.configure(DefaultJedisClientConfig.builder())
+                        .connectionTimeoutMillis(connect).socketTimeoutMillis(read);
                 // the sentinels' own credentials, which need not be the master's
                 if (settings.sentinelUser() != null) {
                     sentinelConfig.user(settings.sentinelUser());
@@ -186,6 +186,15 @@ public final class JedisPort implements RedisPort {
                         .build();
                 return new JedisPort(client, settings.describe(), false, () -> client.getPool().clear(), t, leaders(settings));
             }
+        }
+    }
+
+    /** {@link #connect}, a TLS failure (Cluster and Sentinel clients connect as they are built) told as such. */
+    private static JedisPort connectExplained(RedisSettings settings) {
+        try {
+            return connect(settings);
+        } catch (JedisException e) {
+            throw RedisTls.explainedConnecting(e);
         }
     }
 
@@ -494,7 +503,7 @@ public final class JedisPort implements RedisPort {
                 return new BusyException(e);
             }
         }
-        return e;
+        return RedisTls.explained(e);
     }
 
     /** A failure on an established connection (reset, closed), not a timeout or a refusal. */

@@ -242,7 +242,8 @@ class AbsurdConfigTest {
                 return flaws;
             }
             String trimmed = value.trim();
-            boolean secret = key.equals(ConfigKeys.REDIS_PASSWORD) || key.equals(ConfigKeys.REDIS_SENTINEL_PASSWORD);
+            boolean secret = key.equals(ConfigKeys.REDIS_PASSWORD) || key.equals(ConfigKeys.REDIS_SENTINEL_PASSWORD)
+                    || key.equals(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD) || key.equals(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD);
             String expectedValue = secret ? "'****'" // a password is never shown
                     : "'" + Messages.printable(key.equals(ConfigKeys.REDIS_URI) ? RedisUris.maskPassword(trimmed) : trimmed) + "'";
             for (String p : mine) {

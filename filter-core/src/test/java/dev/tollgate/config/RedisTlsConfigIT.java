@@ -1,0 +1,176 @@
+package dev.tollgate.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.testing.TestCertificates;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyStore;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The TLS keys stop start-up when their files cannot serve: each problem names the key, shows the
+ * value (never a password), and says what is accepted. Uses stores made by {@link TestCertificates}
+ * (keytool, a few seconds: hence an IT although no Redis is involved).
+ */
+class RedisTlsConfigIT {
+
+    static final String TRUSTSTORE = ConfigKeys.REDIS_TLS_TRUSTSTORE;
+    static final String TRUSTSTORE_PASSWORD = ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD;
+    static final String KEYSTORE = ConfigKeys.REDIS_TLS_KEYSTORE;
+    static final String KEYSTORE_PASSWORD = ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD;
+    static final String WRONG = "not-the-password";
+
+    static TestCertificates certs;
+    static Path scratch;
+
+    @BeforeAll
+    static void make() throws Exception {
+        certs = TestCertificates.shared();
+        scratch = Files.createTempDirectory("tollgate-tls-config-");
+    }
+
+    @AfterAll
+    static void clean() throws Exception {
+        try (var files = Files.list(scratch)) {
+            for (Path p : files.collect(Collectors.toList())) {
+                Files.delete(p);
+            }
+        }
+        Files.delete(scratch);
+    }
+
+    static TollgateConfig load(Map<String, String> tls) {
+        Map<String, String> m = new HashMap<>(tls);
+        m.putIfAbsent(ConfigKeys.REDIS_URI, "rediss://127.0.0.1:6380");
+        m.put("tollgate.policy.default.limits", "10/s");
+        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null);
+    }
+
+    static Map<String, String> map(String... kv) {
+        Map<String, String> m = new HashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    /** The one problem of {@code tls}: it names {@code key} with {@code shownValue}, says {@code why} and what is accepted. */
+    static String refused(Map<String, String> tls, String key, String shownValue, String why) {
+        ConfigException e = assertThrows(ConfigException.class, () -> load(tls));
+        List<String> problems = e.problems();
+        assertEquals(1, problems.size(), "one problem: " + problems);
+        String p = problems.get(0);
+        System.out.println("[tls-config] " + p);
+        assertTrue(p.startsWith("TOLLGATE-001: " + key + " = '" + shownValue + "' (from test) is not valid: "), p);
+        assertTrue(p.contains(why), "'" + why + "' in " + p);
+        assertTrue(p.contains(". Accepted: "), p);
+        assertFalse(p.contains(TestCertificates.PASSWORD) || p.contains(WRONG), "never a password: " + p);
+        return p;
+    }
+
+    @Test
+    void storesThatServeLoad() throws Exception {
+        Path jks = scratch.resolve("trust.jks");
+        KeyStore ks = KeyStore.getInstance("JKS");
+        ks.load(null, null);
+        try (InputStream in = Files.newInputStream(certs.caTrustStore())) {
+            KeyStore p12 = KeyStore.getInstance("PKCS12");
+            p12.load(in, TestCertificates.PASSWORD.toCharArray());
+            ks.setCertificateEntry("ca", p12.getCertificate("ca"));
+        }
+        try (OutputStream out = Files.newOutputStream(jks)) {
+            ks.store(out, TestCertificates.PASSWORD.toCharArray());
+        }
+        for (Path trust : List.of(certs.caTrustStore(), jks, certs.caPem())) {
+            TollgateConfig c = load(map(TRUSTSTORE, trust.toString(), TRUSTSTORE_PASSWORD, TestCertificates.PASSWORD,
+                    KEYSTORE, certs.clientKeyStore().toString(), KEYSTORE_PASSWORD, TestCertificates.PASSWORD,
+                    ConfigKeys.REDIS_TLS_VERIFY_HOSTNAME, "false"));
+            RedisSettings.TlsOptions o = c.redis().tlsOptions();
+            assertEquals(new RedisSettings.TlsOptions(trust.toString(), TestCertificates.PASSWORD, certs.clientKeyStore().toString(),
+                    TestCertificates.PASSWORD, false), o);
+            assertFalse(o.toString().contains(TestCertificates.PASSWORD), o.toString());
+            assertFalse(c.redis().toString().contains(TestCertificates.PASSWORD), c.redis().toString());
+        }
+        assertEquals(RedisSettings.TlsOptions.DEFAULT, load(Map.of()).redis().tlsOptions(), "no TLS key: the JVM's defaults");
+    }
+
+    @Test
+    void aMissingFile() {
+        String missing = scratch.resolve("missing.p12").toString();
+        refused(map(TRUSTSTORE, missing), TRUSTSTORE, missing, "the file does not exist");
+        refused(map(KEYSTORE, missing), KEYSTORE, missing, "the file does not exist");
+        refused(map(TRUSTSTORE, scratch.toString()), TRUSTSTORE, scratch.toString(), "it is a directory");
+    }
+
+    @Test
+    void anUnreadableFile() throws Exception {
+        Path locked = Files.copy(certs.caPem(), scratch.resolve("locked.pem"));
+        Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
+        // root reads any file: then a file that exists and fails every read
+        Path unreadable = Files.isReadable(locked) ? Path.of("/proc/self/mem") : locked;
+        refused(map(TRUSTSTORE, unreadable.toString()), TRUSTSTORE, unreadable.toString(), "the file cannot be read");
+    }
+
+    @Test
+    void aWrongPassword() {
+        refused(map(TRUSTSTORE, certs.caTrustStore().toString(), TRUSTSTORE_PASSWORD, WRONG), TRUSTSTORE_PASSWORD, "****",
+                "it does not open " + TRUSTSTORE + " (wrong password)");
+        refused(map(KEYSTORE, certs.clientKeyStore().toString(), KEYSTORE_PASSWORD, WRONG), KEYSTORE_PASSWORD, "****",
+                "it does not open " + KEYSTORE + " (wrong password)");
+        refused(map(KEYSTORE, certs.clientKeyStore().toString()), KEYSTORE, certs.clientKeyStore().toString(),
+                "set " + KEYSTORE_PASSWORD);
+    }
+
+    @Test
+    void aPemFileWithoutACertificate() {
+        // the server's private key: PEM, but no certificate in it
+        refused(map(TRUSTSTORE, certs.serverKeyPem().toString()), TRUSTSTORE, certs.serverKeyPem().toString(),
+                "it is a PEM file without a certificate");
+    }
+
+    @Test
+    void aFileOfNoKnownFormat() throws Exception {
+        Path junk = scratch.resolve("junk.p12");
+        byte[] bytes = new byte[2048];
+        new Random(7).nextBytes(bytes);
+        Files.write(junk, bytes);
+        refused(map(TRUSTSTORE, junk.toString()), TRUSTSTORE, junk.toString(), "it is neither a PKCS12, JKS nor PEM file");
+    }
+
+    @Test
+    void aKeyStoreWithoutAKey() {
+        refused(map(KEYSTORE, certs.caTrustStore().toString(), KEYSTORE_PASSWORD, TestCertificates.PASSWORD), KEYSTORE,
+                certs.caTrustStore().toString(), "it holds no private key");
+        refused(map(KEYSTORE, certs.serverKeyPem().toString()), KEYSTORE, certs.serverKeyPem().toString(),
+                "it is a PEM file; make a PKCS12 file");
+    }
+
+    @Test
+    void aPasswordWithoutItsStore() {
+        refused(map(TRUSTSTORE_PASSWORD, "x"), TRUSTSTORE_PASSWORD, "****", "it is the password of " + TRUSTSTORE);
+        refused(map(KEYSTORE_PASSWORD, "x"), KEYSTORE_PASSWORD, "****", "it is the password of " + KEYSTORE);
+    }
+
+    @Test
+    void tlsKeysWhileTlsIsOff() {
+        refused(map(ConfigKeys.REDIS_URI, "redis://127.0.0.1:6379", TRUSTSTORE, certs.caPem().toString()), TRUSTSTORE,
+                certs.caPem().toString(), "TLS is off");
+        refused(map(ConfigKeys.REDIS_URI, "redis://127.0.0.1:6379", ConfigKeys.REDIS_TLS_VERIFY_HOSTNAME, "false"),
+                ConfigKeys.REDIS_TLS_VERIFY_HOSTNAME, "false", "TLS is off");
+        refused(map(ConfigKeys.REDIS_TLS_VERIFY_HOSTNAME, "maybe"), ConfigKeys.REDIS_TLS_VERIFY_HOSTNAME, "maybe", "boolean");
+    }
+}
