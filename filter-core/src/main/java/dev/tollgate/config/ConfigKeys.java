@@ -123,8 +123,8 @@ public final class ConfigKeys {
             new Key(RETRY_AFTER_JITTER, "0s", "up to this much is added at random to `Retry-After`, e.g. `3s`"),
             new Key(DENY_CACHE, "true", "refuse a client known to be over its limit from memory until its Retry-After,"
                     + " without asking Redis (a flood then costs one Redis call per refusal window)"),
-            new Key(METRICS, "auto", "where metrics go: `auto` (OpenTelemetry and/or Micrometer, whichever the application has),"
-                    + " `opentelemetry`, `micrometer`, `none`"),
+            new Key(METRICS, "auto", "where metrics go: `auto` (OpenTelemetry, Micrometer, MicroProfile Metrics: whichever the"
+                    + " application has, the server's registry first), or some of `opentelemetry`, `micrometer`, `microprofile`; `none`"),
             new Key(RELOAD_INTERVAL, "0s", "how often the configuration is read again, e.g. `30s`; `0s` never (a reload can"
                     + " also be called, through JMX)"),
             new Key(JMX, "true", "`false` registers no JMX bean `dev.tollgate:type=RateLimiter`"),

@@ -50,7 +50,7 @@ import java.util.regex.Pattern;
  * @param allowList        clients never limited
  * @param plans            the plans, if any
  * @param retryAfterJitter the most added at random to {@code Retry-After}
- * @param metrics          where metrics go: {@code auto}, {@code none}, {@code opentelemetry}, {@code micrometer}
+ * @param metrics          where metrics go: {@code auto}, {@code none}, {@code opentelemetry}, {@code micrometer}, {@code microprofile}
  * @param reloadInterval   how often the configuration is read again; zero: never
  * @param jmx              whether the limiter registers a JMX bean
  * @param fingerprint      a digest of every value read, to tell whether a reload changed anything
@@ -117,10 +117,10 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         Duration jitter = r.parse(ConfigKeys.RETRY_AFTER_JITTER, Duration.ZERO, "from 0s to 1h: " + Durations.SYNTAX,
                 v -> durationIn(v, Duration.ZERO, Duration.ofHours(1)));
         Plans plans = r.plans(addresses);
-        String metrics = r.parse(ConfigKeys.METRICS, "auto", "'auto', 'none', or 'opentelemetry' and/or 'micrometer'"
-                + " separated by ','", v -> {
+        String metrics = r.parse(ConfigKeys.METRICS, "auto", "'auto', 'none', or some of 'opentelemetry', 'micrometer',"
+                + " 'microprofile' separated by ','", v -> {
                     String low = v.toLowerCase(Locale.ROOT).replace(" ", "");
-                    if (!low.matches("auto|none|(opentelemetry|micrometer)(,(opentelemetry|micrometer))?")) {
+                    if (!low.matches("auto|none|(opentelemetry|micrometer|microprofile)(,(opentelemetry|micrometer|microprofile)){0,2}")) {
                         throw new IllegalArgumentException("it names no known metrics library");
                     }
                     return low;
