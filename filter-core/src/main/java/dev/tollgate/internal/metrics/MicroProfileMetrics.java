@@ -26,7 +26,7 @@ public final class MicroProfileMetrics extends Metrics {
     private static final Metadata DECISIONS = Metadata.builder().withName("tollgate.decisions")
             .withDescription("Rate limit decisions, one per policy that applied").build();
     private static final Metadata REDIS = Metadata.builder().withName("tollgate.redis.duration")
-            .withDescription("Duration of each call to Redis").withUnit(MetricUnits.SECONDS).build();
+            .withDescription("Duration of each call to Redis").build(); // a timer's own unit: the exporter shows seconds
     private static final Metadata DENY_CACHE = Metadata.builder().withName("tollgate.deny_cache.hits")
             .withDescription("Refusals answered from memory without calling Redis").build();
     private static final Metadata CIRCUIT = Metadata.builder().withName("tollgate.redis.circuit")
@@ -56,9 +56,13 @@ public final class MicroProfileMetrics extends Metrics {
         gauges = List.of(new MetricID(CIRCUIT.getName(), mine), new MetricID(FALLBACK.getName(), mine));
     }
 
-    /** The application's registry through CDI; {@link Destination#NOWHERE} when the application has none. */
+    /**
+     * The application's registry through CDI ({@link MetricRegistryHolder}); {@link Destination#NOWHERE}
+     * when the application has none.
+     */
     public static Destination create(String limiter, Supplier<Integer> circuitState, LongSupplier fallbackNanos) {
-        MetricRegistry registry = CdiBeans.apiPresent() ? CdiBeans.find(MetricRegistry.class) : null;
+        MetricRegistryHolder holder = CdiBeans.apiPresent() ? CdiBeans.find(MetricRegistryHolder.class) : null;
+        MetricRegistry registry = holder == null ? null : holder.registry();
         if (registry == null) {
             return Destination.NOWHERE;
         }
