@@ -50,7 +50,7 @@ abstract class ObservabilityContract {
     /** The server's readiness endpoint. */
     protected abstract URI healthReady(ServerProcess server);
 
-    /** The server's metrics endpoint, in Prometheus' text format. */
+    /** The server's metrics endpoint, in Prometheus' text format; {@code null} where Tollgate's meters do not reach one. */
     protected abstract URI metrics(ServerProcess server);
 
     protected ServerProcess start(String label, RedisProcess redis, String failureMode) {
@@ -80,9 +80,11 @@ abstract class ObservabilityContract {
             assertOneTollgateCheck(ready.body(), "UP");
             assertTrue(ready.body().contains("\"circuit\"") || ready.body().contains(".circuit\""), ready.body());
 
-            Map<String, Double> before = decisions(server);
-            assertEquals(3.0, before.getOrDefault("allowed", 0.0), "allowed " + before);
-            assertEquals(3.0, before.getOrDefault("denied", 0.0), "denied " + before);
+            if (metrics(server) != null) {
+                Map<String, Double> before = decisions(server);
+                assertEquals(3.0, before.getOrDefault("allowed", 0.0), "allowed " + before);
+                assertEquals(3.0, before.getOrDefault("denied", 0.0), "denied " + before);
+            }
 
             redis.kill();
             for (int i = 0; i < 5; i++) {
@@ -95,6 +97,9 @@ abstract class ObservabilityContract {
             assertOneTollgateCheck(down.body(), "DOWN");
             assertTrue(down.body().contains("open"), "the circuit is open: " + down.body());
 
+            if (metrics(server) == null) {
+                return;
+            }
             Map<String, Double> after = decisions(server);
             assertEquals(5.0, after.getOrDefault("unavailable", 0.0), "unavailable " + after);
             assertEquals(3.0, after.getOrDefault("allowed", 0.0), "allowed " + after);
