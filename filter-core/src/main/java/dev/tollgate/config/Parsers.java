@@ -102,7 +102,7 @@ final class Parsers {
 
     static String metrics(String v) {
         String low = v.toLowerCase(Locale.ROOT).replace(" ", "");
-        if (!low.matches("auto|none|(opentelemetry|micrometer)(,(opentelemetry|micrometer))?")) {
+        if (!low.matches("auto|none|(opentelemetry|micrometer|microprofile)(,(opentelemetry|micrometer|microprofile)){0,2}")) {
             throw new IllegalArgumentException("it names no known metrics library");
         }
         return low;

@@ -162,9 +162,9 @@ public final class Settings {
             "refuse a client known to be over its limit from memory until its Retry-After, without asking Redis"
                     + " (a flood then costs one Redis call per refusal window)");
     public static final Setting<String> METRICS = add(ConfigKeys.METRICS, "auto",
-            "'auto', 'none', or 'opentelemetry' and/or 'micrometer' separated by ','", Parsers::metrics,
-            "where metrics go: `auto` (OpenTelemetry and/or Micrometer, whichever the application has),"
-                    + " `opentelemetry`, `micrometer`, `none`");
+            "'auto', 'none', or some of 'opentelemetry', 'micrometer', 'microprofile' separated by ','", Parsers::metrics,
+            "where metrics go: `auto` (OpenTelemetry, Micrometer, MicroProfile Metrics: whichever the application has,"
+                    + " the server's registry first), or some of `opentelemetry`, `micrometer`, `microprofile`; `none`");
     public static final Setting<Duration> RELOAD_INTERVAL = add(ConfigKeys.RELOAD_INTERVAL, "0s",
             "0s (never) or from 1s to 1h: " + DURATION, Parsers::reloadInterval,
             "how often the configuration is read again, e.g. `30s`; `0s` never (a reload can also be called,"

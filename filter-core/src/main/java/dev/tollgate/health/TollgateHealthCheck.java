@@ -11,13 +11,10 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
  * is unavailable and a policy then refuses requests ({@code closed} failure mode). Its data tell
  * each limiter's circuit, whether it decides without Redis now, and its Redis call counts.
  *
- * <p>Not a bean by itself (a server without MicroProfile Health must never load it). To use it,
- * add to the application:
- *
- * <pre>{@code
- * @Readiness @ApplicationScoped
- * public class TollgateReadiness extends TollgateHealthCheck { }
- * }</pre>
+ * <p>Not a bean by itself (a server without MicroProfile Health must never load it):
+ * {@link TollgateHealthExtension} registers it as a {@code @Readiness} bean in every CDI
+ * application that sees MicroProfile Health. An application that declares its own subclass as a
+ * bean (to add a qualifier or a scope of its own) keeps that one, and gets no second check.
  *
  * <p>Elsewhere, {@link RateLimiter#health()} gives the same facts. Thread-safe.
  */

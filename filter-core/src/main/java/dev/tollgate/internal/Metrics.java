@@ -3,6 +3,10 @@ package dev.tollgate.internal;
 import dev.tollgate.Decision;
 import dev.tollgate.Mode;
 import dev.tollgate.PolicyResult;
+import dev.tollgate.internal.metrics.Destination;
+import dev.tollgate.internal.metrics.MicroProfileMetrics;
+import dev.tollgate.internal.metrics.ServerMicrometer;
+import dev.tollgate.internal.metrics.ServerOpenTelemetry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -42,17 +46,22 @@ public abstract class Metrics {
 
     /**
      * The bindings for {@code tollgate.metrics}: {@code auto} takes every library present,
-     * {@code none} none; else a comma-separated choice of {@code opentelemetry}, {@code micrometer}.
+     * {@code none} none; else a comma-separated choice of {@code opentelemetry}, {@code micrometer},
+     * {@code microprofile}. Each goes to the server's registry (a CDI bean) when the application
+     * has one, else to the library's global one; MicroProfile Metrics only to the server's.
      */
     public static Metrics create(String choice, String limiter, Supplier<Integer> circuitState, LongSupplier fallbackNanos) {
         String c = choice.toLowerCase(Locale.ROOT);
         boolean auto = c.equals("auto");
         List<Metrics> sinks = new ArrayList<>(2);
         if ((auto || c.contains("opentelemetry")) && present("io.opentelemetry.api.GlobalOpenTelemetry")) {
-            sinks.add(bind("OpenTelemetry", () -> OpenTelemetryMetrics.global(limiter, circuitState, fallbackNanos)));
+            sinks.add(bind("OpenTelemetry", () -> ServerOpenTelemetry.create(limiter, circuitState, fallbackNanos)));
         }
         if ((auto || c.contains("micrometer")) && present("io.micrometer.core.instrument.Metrics")) {
-            sinks.add(bind("Micrometer", () -> MicrometerMetrics.global(limiter, circuitState, fallbackNanos)));
+            sinks.add(bind("Micrometer", () -> ServerMicrometer.create(limiter, circuitState, fallbackNanos)));
+        }
+        if ((auto || c.contains("microprofile")) && present("org.eclipse.microprofile.metrics.MetricRegistry")) {
+            sinks.add(bind("MicroProfile Metrics", () -> MicroProfileMetrics.create(limiter, circuitState, fallbackNanos)));
         }
         sinks.removeIf(m -> m == NONE);
         if (sinks.isEmpty()) {
@@ -70,11 +79,13 @@ public abstract class Metrics {
         }
     }
 
-    private static Metrics bind(String name, Supplier<Metrics> binding) {
+    private static Metrics bind(String name, Supplier<Destination> binding) {
         try {
-            Metrics m = binding.get();
-            LOG.info(() -> Messages.METRICS + ": metrics go to " + name);
-            return m;
+            Destination d = binding.get();
+            if (d.metrics() != NONE) {
+                LOG.info(() -> Messages.METRICS + ": metrics go to " + name + ": " + d.where());
+            }
+            return d.metrics();
         } catch (RuntimeException | LinkageError e) {
             LOG.log(Level.WARNING, Messages.METRICS + ": " + name + " is present but cannot be used; no metrics go there", e);
             return NONE;

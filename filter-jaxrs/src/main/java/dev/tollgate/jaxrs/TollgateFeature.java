@@ -64,6 +64,14 @@ public class TollgateFeature implements DynamicFeature {
     /** Priority of the phase for policies that read the principal. */
     public static final int AFTER_AUTHENTICATION = Priorities.AUTHORIZATION - 100;
 
+    /**
+     * The {@code ServletContext} attribute under which the feature puts its {@link RateLimiter}
+     * when no servlet filter of the application put one there first, for application code:
+     * {@code (RateLimiter) context.getAttribute(TollgateFeature.LIMITER_ATTRIBUTE)}; it is also
+     * always under this name followed by {@code .jaxrs}. The same name as the servlet filter's.
+     */
+    public static final String LIMITER_ATTRIBUTE = RateLimiter.class.getName();
+
     private static final Logger LOG = Logger.getLogger("dev.tollgate");
 
     private RateLimiter limiter;
@@ -176,6 +184,7 @@ public class TollgateFeature implements DynamicFeature {
                 LOG.severe(e.getMessage());
                 throw e;
             }
+            publish(limiter, true);
         }
         return limiter;
     }
@@ -186,6 +195,30 @@ public class TollgateFeature implements DynamicFeature {
         return fail(Messages.UNKNOWN_POLICY + ": @RateLimited on " + type.getName() + "#" + method.getName()
                 + " names the policy '" + name + "', which is not configured. Configured policies: " + known
                 + ". Declare it in tollgate.policies and set tollgate.policy." + name + ".limits");
+    }
+
+    /** Puts the limiter in (or takes it out of) the servlet context, where the application can reach it. */
+    private void publish(RateLimiter rl, boolean on) {
+        try {
+            if (servletContext == null) {
+                return;
+            }
+            synchronized (ServletContext.class) {
+                if (on) {
+                    servletContext.setAttribute(LIMITER_ATTRIBUTE + ".jaxrs", rl);
+                    if (servletContext.getAttribute(LIMITER_ATTRIBUTE) == null) {
+                        servletContext.setAttribute(LIMITER_ATTRIBUTE, rl);
+                    }
+                } else {
+                    servletContext.removeAttribute(LIMITER_ATTRIBUTE + ".jaxrs");
+                    if (servletContext.getAttribute(LIMITER_ATTRIBUTE) == rl) {
+                        servletContext.removeAttribute(LIMITER_ATTRIBUTE);
+                    }
+                }
+            }
+        } catch (RuntimeException | LinkageError e) {
+            // no servlet context behind this runtime (or a proxy to none): nothing to publish
+        }
     }
 
     /** The resource method's template from its {@code @Path} annotations, e.g. {@code /users/{id}}. */
@@ -213,6 +246,7 @@ public class TollgateFeature implements DynamicFeature {
     @PreDestroy
     public synchronized void close() {
         if (limiter != null) {
+            publish(limiter, false);
             limiter.close();
             limiter = null;
         }

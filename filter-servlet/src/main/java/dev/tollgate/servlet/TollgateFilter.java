@@ -58,8 +58,18 @@ public class TollgateFilter implements Filter {
 
     private static final Logger LOG = Logger.getLogger("dev.tollgate");
 
+    /**
+     * The {@code ServletContext} attribute under which a started filter puts its {@link RateLimiter}
+     * (the first filter of the application to start, if it declares several), for application
+     * code: {@code (RateLimiter) context.getAttribute(TollgateFilter.LIMITER_ATTRIBUTE)}. Each
+     * filter's is also under this name, a dot and the filter's name.
+     */
+    public static final String LIMITER_ATTRIBUTE = RateLimiter.class.getName();
+
     private volatile RateLimiter limiter;
     private volatile boolean warnedNotStarted;
+    /** Where the limiter is published; set by {@link #init} when it made the limiter. */
+    private volatile FilterConfig filterConfig;
     private final boolean owned;
 
     /** The filter the container creates from {@code web.xml}; it configures itself in {@link #init}. */
@@ -91,6 +101,8 @@ public class TollgateFilter implements Filter {
             LOG.severe(e.getMessage());
             throw new ServletException(e.getMessage(), e);
         }
+        this.filterConfig = filterConfig;
+        LimiterAttribute.publish(context, LIMITER_ATTRIBUTE + "." + filterConfig.getFilterName(), limiter);
     }
 
     /** The configuration sources of a filter, highest first. */
@@ -160,6 +172,10 @@ public class TollgateFilter implements Filter {
     public void destroy() {
         RateLimiter rl = limiter;
         if (owned && rl != null) {
+            FilterConfig fc = filterConfig;
+            if (fc != null) {
+                LimiterAttribute.withdraw(fc.getServletContext(), LIMITER_ATTRIBUTE + "." + fc.getFilterName(), rl);
+            }
             rl.close();
             limiter = null;
         }

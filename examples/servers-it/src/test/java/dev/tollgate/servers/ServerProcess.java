@@ -192,6 +192,11 @@ public final class ServerProcess implements AutoCloseable {
         return ports[0];
     }
 
+    /** The {@code index}-th port of this run, in the order {@link AppServer#prepare} got them (0 is HTTP). */
+    public int port(int index) {
+        return ports[index];
+    }
+
     /** From the start of the process until {@link AppServer#started} said yes. */
     public Duration startup() {
         return startup;
