@@ -6,39 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * WildFly with its default {@code standalone.xml}: {@code servlet-app}, and {@code jaxrs-app} on
- * WildFly's own RESTEasy. Tollgate reads its settings through WildFly's MicroProfile Config
- * (SmallRye). The operator also passes a system property ({@code -Dtollgate.redis.key-prefix}, as
- * in {@code JAVA_OPTS}) next to the environment variable for the same key: the system property
- * must win (ordinal 400 over 300).
+ * A WildFly with its default {@code standalone.xml}: {@code servlet-app}, and {@code jaxrs-app} on
+ * WildFly's own RESTEasy, plus what WildFly does with bad configurations. Tollgate reads its
+ * settings through WildFly's MicroProfile Config (SmallRye). The operator also passes a system
+ * property ({@code -Dtollgate.redis.key-prefix}, as in {@code JAVA_OPTS}) next to the environment
+ * variable for the same key: the system property must win (ordinal 400 over 300).
  */
-class WildFlyIT extends ServerContract {
+abstract class WildFlyContract extends ServerContract {
 
-    WildFlyIT() {
-        super(Servers.wildfly(), App.JAXRS_APP);
+    WildFlyContract(AppServer wildfly) {
+        super(wildfly, App.JAXRS_APP);
     }
 
     @Override
     protected boolean prefixAlsoAsSystemProperty() {
         return true;
-    }
-
-    @Nested
-    class ServletApp extends RateLimitedAppContract {
-        ServletApp() {
-            super(WildFlyIT.this, App.SERVLET_APP);
-        }
-    }
-
-    @Nested
-    class JaxRsApp extends JaxRsAppContract {
-        JaxRsApp() {
-            super(WildFlyIT.this, App.JAXRS_APP);
-        }
     }
 
     /**
