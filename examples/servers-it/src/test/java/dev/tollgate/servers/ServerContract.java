@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -88,7 +89,15 @@ public abstract class ServerContract {
 
     @BeforeAll
     void startMainServer() {
-        assumeTheServersJavaIsHere();
+        if (serverKind.java().isEmpty()) {
+            // Not started: every test of this class is then skipped (below), one by one, so that the
+            // build's counts show them as skipped.
+            String why = serverKind.name() + ": SKIPPED, every test of this class: " + serverKind.whyNoJava();
+            System.out.println("[servers-it] " + "*".repeat(20) + " " + why + " " + "*".repeat(20));
+            System.err.println("[servers-it] WARNING: " + why);
+            return;
+        }
+        System.out.println("[servers-it] " + serverKind.name() + ": java " + serverKind.java().get());
         redis = TestRedis.shared();
         envKeyPrefix = newKeyPrefix("env");
         List<App> apps = mainApps();
@@ -110,18 +119,12 @@ public abstract class ServerContract {
     }
 
     /**
-     * A server that needs a JDK this machine lacks (Java 25) is not run, and its tests are reported
-     * as skipped, not passed, with a line in the build's output that cannot be missed.
+     * A server that needs a JDK this machine lacks (Java 25) is not started, and each of its tests,
+     * those of the nested classes too, is reported as skipped, not passed.
      */
-    private void assumeTheServersJavaIsHere() {
-        Optional<Path> java = serverKind.java();
-        if (java.isEmpty()) {
-            String why = serverKind.name() + ": SKIPPED, every test of this class: " + serverKind.whyNoJava();
-            System.out.println("[servers-it] " + "*".repeat(20) + " " + why + " " + "*".repeat(20));
-            System.err.println("[servers-it] WARNING: " + why);
-        }
-        Assumptions.assumeTrue(java.isPresent(), () -> serverKind.name() + ": " + serverKind.whyNoJava());
-        System.out.println("[servers-it] " + serverKind.name() + ": java " + java.get());
+    @BeforeEach
+    void assumeTheServersJavaIsHere() {
+        Assumptions.assumeTrue(serverKind.java().isPresent(), () -> serverKind.name() + ": " + serverKind.whyNoJava());
     }
 
     /**
