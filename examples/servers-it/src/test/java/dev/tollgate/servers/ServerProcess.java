@@ -195,11 +195,6 @@ public final class ServerProcess implements AutoCloseable {
         return ports[0];
     }
 
-    /** The executable the server's process runs, as the operating system reports it (empty where it does not). */
-    public Optional<String> executable() {
-        return process.info().command();
-    }
-
     /** From the start of the process until {@link AppServer#started} said yes. */
     public Duration startup() {
         return startup;
@@ -320,6 +315,11 @@ public final class ServerProcess implements AutoCloseable {
 
     public Path logFile() {
         return log;
+    }
+
+    /** The executable the server's process runs, as the operating system reports it (empty where it does not). */
+    public Optional<String> executable() {
+        return process.info().command();
     }
 
     /** Servers started since the {@code n}-th start in this JVM (for printing their logs when a test fails). */
