@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One server distribution, unpacked by the build: how to lay out a fresh base directory for one
  * run, the command line that starts it as one JVM, and how to tell that it has finished starting.
- * Implementations: {@link Tomcat}, {@link WildFly}, {@link PayaraMicro}.
+ * Implementations: {@link Tomcat}, {@link WildFly}, {@link PayaraMicro}, and {@link OnJdk} for one
+ * of them on another Java than the build's.
  */
 public interface AppServer {
 
@@ -17,6 +19,20 @@ public interface AppServer {
 
     /** For directories and Redis key prefixes: "tomcat-10.1". Letters, digits, '.', '-'. */
     String id();
+
+    /**
+     * The {@code java} that runs this server: the build's own (or {@code -Dtg.servers.java}), unless
+     * the server needs another; empty when this machine lacks that JDK, and {@link #whyNoJava()}
+     * says what to do.
+     */
+    default Optional<Path> java() {
+        return Optional.of(Build.java());
+    }
+
+    /** When {@link #java()} is empty: which JDK is missing and how to provide it. */
+    default String whyNoJava() {
+        return "";
+    }
 
     /** How many free loopback ports one run needs; the first is the HTTP port. */
     int portCount();

@@ -6,14 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.testing.RedisEndpoint;
 import dev.tollgate.testing.TestRedis;
+import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -83,6 +89,15 @@ public abstract class ServerContract {
 
     @BeforeAll
     void startMainServer() {
+        if (serverKind.java().isEmpty()) {
+            // Not started: every test of this class is then skipped (below), one by one, so that the
+            // build's counts show them as skipped.
+            String why = serverKind.name() + ": SKIPPED, every test of this class: " + serverKind.whyNoJava();
+            System.out.println("[servers-it] " + "*".repeat(20) + " " + why + " " + "*".repeat(20));
+            System.err.println("[servers-it] WARNING: " + why);
+            return;
+        }
+        System.out.println("[servers-it] " + serverKind.name() + ": java " + serverKind.java().get());
         redis = TestRedis.shared();
         envKeyPrefix = newKeyPrefix("env");
         List<App> apps = mainApps();
@@ -101,6 +116,38 @@ public abstract class ServerContract {
         for (App app : apps) {
             server.awaitStatus(app.deployment(), app.limitedPath(), 200, READY_TIMEOUT);
         }
+    }
+
+    /**
+     * A server that needs a JDK this machine lacks (Java 25) is not started, and each of its tests,
+     * those of the nested classes too, is reported as skipped, not passed.
+     */
+    @BeforeEach
+    void assumeTheServersJavaIsHere() {
+        Assumptions.assumeTrue(serverKind.java().isPresent(), () -> serverKind.name() + ": " + serverKind.whyNoJava());
+    }
+
+    /**
+     * Jedis logs through SLF4J 1.7, bundled in each WAR; with a binding in the WAR (the examples
+     * carry {@code slf4j-jdk14}) or the server's own SLF4J (WildFly), its log reaches the server's
+     * log. Without either, SLF4J prints its "NOP" warning and drops Jedis' log.
+     */
+    @Test
+    void jedisLogsReachTheServersLogNotSlf4jsNopFallback() {
+        List<String> nop = new ArrayList<>();
+        nop.addAll(server.logLines("org.slf4j.impl.StaticLoggerBinder"));
+        nop.addAll(server.logLines("no-operation (NOP) logger"));
+        nop.addAll(server.logLines("No SLF4J providers were found"));
+        assertEquals(List.of(), nop, "SLF4J's fallback warnings in the log of " + server.title());
+    }
+
+    /** The server runs on the JVM this class chose for it (Java 25 for the Java 25 rows), not on the build's by accident. */
+    @Test
+    void theServerRunsOnTheJavaChosenForIt() throws IOException {
+        Path expected = serverKind.java().orElseThrow().toRealPath();
+        Optional<String> running = server.executable();
+        Assumptions.assumeTrue(running.isPresent(), "this operating system does not tell a process's executable");
+        assertEquals(expected, Path.of(running.get()).toRealPath(), "the executable of " + server.title());
     }
 
     @AfterAll

@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -116,7 +117,9 @@ public final class ServerProcess implements AutoCloseable {
             List<String> jvmOptions = launch.systemProperties.entrySet().stream()
                     .map(e -> "-D" + e.getKey() + "=" + e.getValue())
                     .collect(Collectors.toList());
-            List<String> command = launch.server.prepare(Build.java(), base, launch.deployments, ports, jvmOptions);
+            Path java = launch.server.java().orElseThrow(() -> new IllegalStateException(
+                    launch.title() + ": " + launch.server.whyNoJava()));
+            List<String> command = launch.server.prepare(java, base, launch.deployments, ports, jvmOptions);
             ProcessBuilder pb = new ProcessBuilder(command)
                     .directory(base.toFile())
                     .redirectErrorStream(true)
@@ -317,6 +320,11 @@ public final class ServerProcess implements AutoCloseable {
 
     public Path logFile() {
         return log;
+    }
+
+    /** The executable the server's process runs, as the operating system reports it (empty where it does not). */
+    public Optional<String> executable() {
+        return process.info().command();
     }
 
     /** Servers started since the {@code n}-th start in this JVM (for printing their logs when a test fails). */

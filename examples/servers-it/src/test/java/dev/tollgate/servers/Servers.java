@@ -1,6 +1,9 @@
 package dev.tollgate.servers;
 
-/** The servers the build unpacks, at the versions its {@code pom.xml} names. */
+/**
+ * The servers the build unpacks, at the versions its {@code pom.xml} names; on the build's Java,
+ * unless the method says otherwise.
+ */
 public final class Servers {
 
     private Servers() {
@@ -21,5 +24,16 @@ public final class Servers {
     public static AppServer payaraMicro() {
         return new PayaraMicro(Build.version("payara-micro"),
                 Build.serversDir().resolve("payara-micro").resolve("payara-micro.jar"));
+    }
+
+    /** WildFly on Java 25, when this machine has a JDK 25 ({@link Jdk} finds it). */
+    public static AppServer wildflyOnJava25() {
+        return new OnJdk(wildfly(), 25);
+    }
+
+    /** Payara Micro 7 (Jakarta EE 11; it needs Java 21 or later) on Java 25, when this machine has a JDK 25. */
+    public static AppServer payaraMicro7OnJava25() {
+        return new OnJdk(new PayaraMicro(Build.version("payara-micro7"),
+                Build.serversDir().resolve("payara-micro-7").resolve("payara-micro.jar")), 25);
     }
 }

@@ -9,17 +9,32 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleState;
+import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.startup.Tomcat;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * Starts examples/servlet-app on an embedded Tomcat at port 8080 (or {@code PORT}). The store:
  * {@code TOLLGATE_REDIS_URI} when set; else a {@code redis-server} from the PATH, started here on a
  * free port and stopped on exit; else the in-memory store.
+ *
+ * <p>Ctrl-C (SIGINT) or SIGTERM stops it cleanly: Tomcat and the {@code redis-server} it started
+ * are stopped and {@code main} returns, so the JVM ends with status 0. That also holds when it runs
+ * inside Maven's JVM ({@code exec:java}, as the README runs it): the signal handlers below replace
+ * the JVM's own, which would otherwise end Maven with status 130. A second signal, while stopping
+ * hangs, ends the JVM at once.
  */
 public final class Demo {
+
+    /** The redis-server this demo started, if any; stopped on the way out. */
+    private static volatile Process redisServer;
+    private static volatile Path redisDir;
 
     private Demo() {
     }
@@ -31,44 +46,91 @@ public final class Demo {
             System.exit(2);
         }
         int port = port();
-        String store = chooseStore();
+        // Before anything starts: a signal from now on stops what has started, and nothing else.
+        AtomicBoolean stopping = new AtomicBoolean();
+        CountDownLatch stopRequested = new CountDownLatch(1);
+        onStopSignal(stopping, stopRequested);
+        // For any other way out (System.exit elsewhere, an exception): no redis-server left behind.
+        Thread leftovers = new Thread(Demo::stopRedis, "tollgate-demo-cleanup");
+        Runtime.getRuntime().addShutdownHook(leftovers);
 
+        String store = chooseStore();
         Path base = Files.createTempDirectory("tollgate-demo-");
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(base.toString());
         tomcat.setPort(port);
+        // The application's class loader gets Tomcat's classes from the loader that has them: under
+        // exec:java that is not the JVM's system class loader, which Tomcat would take by default.
+        tomcat.getServer().setParentClassLoader(Demo.class.getClassLoader());
         tomcat.getConnector(); // creates the HTTP connector on that port
         Path apps = Files.createDirectories(base.resolve("webapps"));
         tomcat.getHost().setAppBase(apps.toString());
         tomcat.setAddDefaultWebXmlToWebapp(false);
         Context ctx = tomcat.addWebapp("", war.toString());
-        tomcat.start();
-        if (ctx.getState() != LifecycleState.STARTED) {
-            System.err.println("The example application did not start; the log above says why.");
-            tomcat.stop();
-            System.exit(1);
+        // Tomcat's leak checks of ThreadLocals and RMI need --add-opens, which the demo cannot give
+        // Maven's JVM (exec:java): without this they print a warning each at every stop.
+        if (ctx instanceof StandardContext standard) {
+            standard.setClearReferencesThreadLocals(false);
+            standard.setClearReferencesRmiTargets(false);
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                tomcat.stop();
-                tomcat.destroy();
-            } catch (Exception e) {
-                // exiting anyway
+        try {
+            tomcat.start();
+            if (ctx.getState() != LifecycleState.STARTED) {
+                System.err.println("The example application did not start; the log above says why.");
+                stop(tomcat);
+                stopRedis();
+                System.exit(1);
             }
-        }));
 
-        String url = "http://localhost:" + port + "/api/hello";
-        String limits = System.getenv("TOLLGATE_POLICY_DEFAULT_LIMITS");
-        System.out.println();
-        System.out.println("Tollgate demo is up: " + url);
-        System.out.println("  store:  " + store);
-        System.out.println("  limits: " + (limits != null ? limits + " (from TOLLGATE_POLICY_DEFAULT_LIMITS)"
-                : "5/s burst 10 per client address (web.xml; set TOLLGATE_POLICY_DEFAULT_LIMITS to change)"));
-        System.out.println("Try:");
-        System.out.println("  curl -i " + url);
-        System.out.println("  for i in $(seq 40); do curl -s -o /dev/null -w '%{http_code}\\n' " + url + "; done | sort | uniq -c");
-        System.out.println("Stop with Ctrl-C.");
-        tomcat.getServer().await();
+            String url = "http://localhost:" + port + "/api/hello";
+            String limits = System.getenv("TOLLGATE_POLICY_DEFAULT_LIMITS");
+            System.out.println();
+            System.out.println("Tollgate demo is up: " + url);
+            System.out.println("  store:  " + store);
+            System.out.println("  limits: " + (limits != null ? limits + " (from TOLLGATE_POLICY_DEFAULT_LIMITS)"
+                    : "5/s burst 10 per client address (web.xml; set TOLLGATE_POLICY_DEFAULT_LIMITS to change)"));
+            System.out.println("Try:");
+            System.out.println("  curl -i " + url);
+            System.out.println("  for i in $(seq 40); do curl -s -o /dev/null -w '%{http_code}\\n' " + url + "; done | sort | uniq -c");
+            System.out.println("Stop with Ctrl-C.");
+            stopRequested.await();
+            System.out.println();
+            System.out.println("Stopping the Tollgate demo.");
+        } finally {
+            stop(tomcat);
+            stopRedis();
+            Runtime.getRuntime().removeShutdownHook(leftovers);
+        }
+        System.out.println("Tollgate demo stopped.");
+    }
+
+    /**
+     * SIGINT (Ctrl-C) and SIGTERM release {@code stopRequested}, so that {@code main} stops
+     * everything and returns; a second one, if stopping hangs, halts the JVM. Where the JVM was
+     * started with a signal ignored (a background job of a script), it stays ignored.
+     */
+    private static void onStopSignal(AtomicBoolean stopping, CountDownLatch stopRequested) {
+        SignalHandler handler = signal -> {
+            if (stopping.compareAndSet(false, true)) {
+                stopRequested.countDown();
+            } else {
+                System.err.println("Second " + signal + " while stopping: exiting at once.");
+                Runtime.getRuntime().halt(128 + signal.getNumber());
+            }
+        };
+        Signal.handle(new Signal("INT"), handler);
+        Signal.handle(new Signal("TERM"), handler);
+    }
+
+    private static void stop(Tomcat tomcat) {
+        try {
+            if (tomcat.getServer().getState().isAvailable()) {
+                tomcat.stop();
+            }
+            tomcat.destroy();
+        } catch (Exception e) {
+            System.err.println("While stopping Tomcat: " + e);
+        }
     }
 
     private static int port() {
@@ -109,23 +171,35 @@ public final class Demo {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("redis.log").toFile())
                 .start();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            p.destroy();
-            try {
-                p.waitFor(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            p.destroyForcibly();
-            dir.resolve("redis.log").toFile().delete();
-            dir.toFile().delete();
-        }));
+        redisServer = p;
+        redisDir = dir;
         if (!awaitPong(port, p)) {
             p.destroyForcibly();
+            redisServer = null;
             return "in-memory (redis-server from the PATH did not start; see " + dir.resolve("redis.log") + ")";
         }
         System.setProperty("tollgate.redis.uri", "redis://127.0.0.1:" + port);
         return "Redis at redis://127.0.0.1:" + port + " (" + redis + ", started for this demo, stopped on exit)";
+    }
+
+    /** Stops the redis-server this demo started, if it did; safe to call more than once, from any thread. */
+    private static synchronized void stopRedis() {
+        Process p = redisServer;
+        if (p == null) {
+            return;
+        }
+        redisServer = null;
+        p.destroy();
+        try {
+            if (!p.waitFor(5, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+        }
+        redisDir.resolve("redis.log").toFile().delete();
+        redisDir.toFile().delete();
     }
 
     private static boolean awaitPong(int port, Process p) throws InterruptedException {

@@ -1,0 +1,132 @@
+package dev.tollgate.examples.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The demo as a person runs it and stops it: {@link Demo#main} in a JVM of its own, on a free
+ * port, serving requests, then SIGINT (what Ctrl-C sends) or SIGTERM. It must stop Tomcat and the
+ * {@code redis-server} it started, end with status 0, and print no stack trace, no error and no
+ * SLF4J fallback warning. ({@code exec:java}, the README's command, runs the same {@code main}
+ * inside Maven's JVM, where the same signal handlers let Maven end normally.)
+ */
+class DemoIT {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+
+    @Test
+    void sigintStopsTheDemoCleanlyWithStatus0() throws Exception {
+        runAndStop("INT");
+    }
+
+    @Test
+    void sigtermStopsTheDemoCleanlyWithStatus0() throws Exception {
+        runAndStop("TERM");
+    }
+
+    private static void runAndStop(String signal) throws Exception {
+        Path work = Files.createDirectories(Path.of(System.getProperty("tg.demo.work")));
+        Path out = work.resolve("demo-" + signal + ".out");
+        int port = freePort();
+        List<String> command = new ArrayList<>();
+        if (ignoredHere("INT") || ignoredHere("TERM")) {
+            // A JVM keeps a stop signal that it inherited as ignored (a background job of a script
+            // ignores SIGINT); the demo would never see it. GNU env resets it for the child.
+            command.addAll(List.of("env", "--default-signal=INT,TERM"));
+        }
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Demo.class.getName(), System.getProperty("tg.demo.war")));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("TOLLGATE_"));
+        pb.environment().put("PORT", Integer.toString(port));
+        Process demo = pb.start();
+        try {
+            awaitOutput(demo, out, "Tollgate demo is up");
+            HttpResponse<String> hello = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/hello")).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, hello.statusCode(), hello::body);
+            assertTrue(hello.headers().firstValue("RateLimit").isPresent(), "Tollgate's RateLimit header");
+            List<ProcessHandle> children = demo.descendants().collect(Collectors.toList()); // the redis-server, if started
+
+            send(signal, demo.pid());
+            assertTrue(demo.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS),
+                    "the demo still runs " + STOP_TIMEOUT.toSeconds() + " s after SIG" + signal + "; its output:\n" + read(out));
+            String output = read(out);
+            System.out.println("[demo-it] SIG" + signal + ": exit status " + demo.exitValue() + "; output:\n" + output);
+            assertEquals(0, demo.exitValue(), "exit status after SIG" + signal);
+            assertTrue(output.contains("Tollgate demo stopped."), "says it stopped");
+            for (String bad : List.of("Exception", "\tat ", "[ERROR]", "SEVERE", "SLF4J:")) {
+                assertFalse(output.contains(bad), () -> "\"" + bad + "\" in the output:\n" + output);
+            }
+            for (ProcessHandle child : children) {
+                assertFalse(child.isAlive(), "child process " + child.pid() + " " + child.info().command().orElse("")
+                        + " left running");
+            }
+        } finally {
+            demo.destroyForcibly();
+        }
+    }
+
+    /** {@code kill -<signal> <pid>}, by the shell's own kill. */
+    private static void send(String signal, long pid) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("sh", "-c", "kill -" + signal + " " + pid).inheritIO().start();
+        assertEquals(0, kill.waitFor(), "kill -" + signal + " " + pid);
+    }
+
+    /** Whether this JVM was started with the signal ignored (Linux: SigIgn in /proc/self/status), which a child inherits. */
+    private static boolean ignoredHere(String signal) throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.isReadable(status)) {
+            return false;
+        }
+        int number = "INT".equals(signal) ? 2 : 15;
+        for (String line : Files.readAllLines(status, StandardCharsets.UTF_8)) {
+            if (line.startsWith("SigIgn:")) {
+                long mask = Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16);
+                return (mask & (1L << (number - 1))) != 0;
+            }
+        }
+        return false;
+    }
+
+    private static void awaitOutput(Process p, Path out, String text) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (!read(out).contains(text)) {
+            if (!p.isAlive() || System.nanoTime() > deadline) {
+                throw new AssertionError("no \"" + text + "\" from the demo (" + (p.isAlive() ? "still running" : "exit " + p.exitValue())
+                        + "); its output:\n" + read(out));
+            }
+            Thread.sleep(100); // polling another process's output
+        }
+    }
+
+    private static String read(Path out) throws IOException {
+        return Files.exists(out) ? Files.readString(out, StandardCharsets.UTF_8) : "";
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            return s.getLocalPort();
+        }
+    }
+}
