@@ -90,12 +90,17 @@ class AutoPipelineTest {
     final class Held {
         final Wire wire = new Wire(c -> "re:" + c);
         final CountDownLatch hold = new CountDownLatch(1);
-        final AutoPipeline<String> p = new AutoPipeline<>(1, 128, 0, wire, System::nanoTime);
+        final AutoPipeline<String> p;
         final Future<Object> first;
 
         Held() throws InterruptedException {
+            this(System::nanoTime);
+        }
+
+        Held(java.util.function.LongSupplier nanoTime) throws InterruptedException {
+            p = new AutoPipeline<>(1, 128, 0, wire, nanoTime);
             wire.hold = hold;
-            first = threads.submit(() -> p.call("first", in(LONG)));
+            first = threads.submit(() -> p.call("first", nanoTime.getAsLong() + LONG));
             wire.sent.await();
         }
 
@@ -167,12 +172,15 @@ class AutoPipelineTest {
 
     @Test
     void aSentCommandStillUnansweredAtItsDeadlineFailsAsATimeout() throws Exception {
-        Held held = new Held();
-        Future<Object> second = threads.submit(() -> held.p.call("second", in(LONG)));
+        // The pipeline's clock is the test's: third's deadline passes only when the test says,
+        // after its command is on the wire, however slowly the threads get there.
+        java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong();
+        Held held = new Held(clock::get);
+        Future<Object> second = threads.submit(() -> held.p.call("second", LONG));
         CompletableFuture<Object> third = new CompletableFuture<>();
         threads.submit(() -> {
             try {
-                third.complete(held.p.call("third", in(TimeUnit.MILLISECONDS.toNanos(200))));
+                third.complete(held.p.call("third", TimeUnit.MILLISECONDS.toNanos(200)));
             } catch (RuntimeException e) {
                 third.completeExceptionally(e);
             }
@@ -185,6 +193,7 @@ class AutoPipelineTest {
         held.wire.sent.await();
         assertEquals(java.util.Set.of("second", "third"), java.util.Set.copyOf(held.wire.batches.get(1)),
                 "both queued commands leave in the next batch, in whichever order the two threads queued them");
+        clock.set(TimeUnit.MILLISECONDS.toNanos(201)); // third's deadline has passed; second's has not
         Exception e = assertThrows(Exception.class, third::get);
         assertTrue(e.getCause() instanceof AutoPipeline.TimeoutException, String.valueOf(e.getCause()));
         secondHold.countDown();
