@@ -1,6 +1,7 @@
 package dev.tollgate.servers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.testing.RedisProcess;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -109,6 +111,35 @@ abstract class ObservabilityContract {
         }
     }
 
+    /** Open failure mode: after Redis dies requests pass unlimited, counted so, and readiness stays UP. */
+    @Test
+    void inOpenModeReadinessStaysUpWhenRedisDiesAndThePassesAreCountedAsFallback() {
+        try (RedisProcess redis = TestRedis.startProcess();
+             ServerProcess server = start("open", redis, "open")) {
+            sendAndCheck(server, 3, 3);
+            redis.kill();
+            for (int i = 0; i < 5; i++) {
+                HttpResponse<String> r = server.get(App.SERVLET_APP.limitedPath());
+                assertEquals(200, r.statusCode(), "open mode, Redis dead: " + r.body());
+                assertFalse(r.headers().firstValue("RateLimit").isPresent(), "no rate limit headers in open mode");
+            }
+            HttpResponse<String> ready = get(healthReady(server));
+            print(server, "/health/ready after Redis died (open mode)", ready);
+            assertEquals(200, ready.statusCode(), ready.body());
+            assertOneTollgateCheck(ready.body(), "UP");
+            assertTrue(ready.body().contains("open"), "the data tell the circuit is open: " + ready.body());
+
+            if (metrics(server) == null) {
+                return;
+            }
+            Map<String, Double> after = decisions(server);
+            assertEquals(3.0 + 5.0, after.getOrDefault("allowed", 0.0), "allowed, 3 by Redis and 5 while it was dead: " + after);
+            assertEquals(3.0, after.getOrDefault("denied", 0.0), "denied " + after);
+            Map<String, Double> fallback = decisions(server, labels -> "true".equals(labels.get("fallback")));
+            assertEquals(Map.of("allowed", 5.0), fallback, "only the passes while Redis was dead are fallback=\"true\"");
+        }
+    }
+
     /** Sends 6 requests (the first is the one that waits for the application) and checks the split. */
     protected void sendAndCheck(ServerProcess server, int allowed, int denied) {
         server.awaitStatus(App.SERVLET_APP.limitedPath(), 200, Duration.ofSeconds(60));
@@ -131,6 +162,11 @@ abstract class ObservabilityContract {
      * tags, as the server's metrics endpoint shows them; the samples are printed.
      */
     protected Map<String, Double> decisions(ServerProcess server) {
+        return decisions(server, labels -> true);
+    }
+
+    /** As {@link #decisions(ServerProcess)}, of the samples whose labels pass {@code which}. */
+    protected Map<String, Double> decisions(ServerProcess server, Predicate<Map<String, String>> which) {
         HttpResponse<String> r = get(metrics(server));
         assertEquals(200, r.statusCode(), r.body());
         List<String> lines = r.body().lines().filter(l -> l.startsWith("tollgate_")).collect(Collectors.toList());
@@ -147,7 +183,7 @@ abstract class ObservabilityContract {
             while (l.find()) {
                 labels.put(l.group(1), l.group(2));
             }
-            if ("default".equals(labels.get("policy"))) {
+            if ("default".equals(labels.get("policy")) && which.test(labels)) {
                 byOutcome.merge(labels.get("outcome"), Double.parseDouble(m.group(3)), Double::sum);
             }
         }
