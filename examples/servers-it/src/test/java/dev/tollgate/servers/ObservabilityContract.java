@@ -86,6 +86,12 @@ abstract class ObservabilityContract {
                 Map<String, Double> before = decisions(server);
                 assertEquals(3.0, before.getOrDefault("allowed", 0.0), "allowed " + before);
                 assertEquals(3.0, before.getOrDefault("denied", 0.0), "denied " + before);
+                String max = get(metrics(server)).body().lines()
+                        .filter(l -> l.startsWith("tollgate_redis_duration_seconds_max{") && l.contains("result=\"ok\""))
+                        .findFirst().orElseThrow(() -> new AssertionError("no tollgate_redis_duration_seconds_max at " + metrics(server)));
+                double seconds = Double.parseDouble(max.substring(max.lastIndexOf(' ') + 1));
+                // a unit check, not a timing one: each call is bounded by the 500 ms timeout, raw nanoseconds are millions
+                assertTrue(seconds > 0 && seconds < 5, "the Redis timer is in seconds: " + max);
             }
 
             redis.kill();
