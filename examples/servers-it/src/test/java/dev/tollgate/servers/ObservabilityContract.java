@@ -4,14 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.servers.owncheck.OwnTollgateCheck;
 import dev.tollgate.testing.RedisProcess;
 import dev.tollgate.testing.TestRedis;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,7 +63,11 @@ abstract class ObservabilityContract {
     protected abstract URI metrics(ServerProcess server);
 
     protected ServerProcess start(String label, RedisProcess redis, String failureMode) {
-        return Launch.of(serverKind, App.SERVLET_APP.deployment(), label)
+        return start(label, redis, failureMode, App.SERVLET_APP.deployment());
+    }
+
+    protected ServerProcess start(String label, RedisProcess redis, String failureMode, Deployment app) {
+        return Launch.of(serverKind, app, label)
                 .env("TOLLGATE_REDIS_URI", redis.uri())
                 .env("TOLLGATE_REDIS_KEY_PREFIX", "observe-" + UUID.randomUUID() + ":")
                 .env("TOLLGATE_REDIS_TIMEOUT", "500ms")
@@ -144,6 +155,40 @@ abstract class ObservabilityContract {
             Map<String, Double> fallback = decisions(server, labels -> "true".equals(labels.get("fallback")));
             assertEquals(Map.of("allowed", 5.0), fallback, "only the passes while Redis was dead are fallback=\"true\"");
         }
+    }
+
+    /**
+     * The rule "one {@code tollgate} check per application, the application's if it has one": a
+     * copy of {@code servlet-app} that declares its own {@code TollgateHealthCheck} bean
+     * ({@link OwnTollgateCheck}) reports exactly one check, and it is that one.
+     */
+    @Test
+    void anApplicationWithItsOwnTollgateCheckGetsThatOneAndNoSecond() throws IOException {
+        try (RedisProcess redis = TestRedis.startProcess();
+             ServerProcess server = start("own-check", redis, "closed", servletAppWithOwnCheck())) {
+            server.awaitStatus(App.SERVLET_APP.limitedPath(), 200, Duration.ofSeconds(60));
+            HttpResponse<String> ready = get(healthReady(server));
+            print(server, "/health/ready, the application declaring its own TollgateHealthCheck", ready);
+            assertEquals(200, ready.statusCode(), ready.body());
+            assertOneTollgateCheck(ready.body(), "UP");
+            assertTrue(ready.body().replaceAll("\\s", "").contains("\"declared-by\":\"application\""),
+                    "the one check is the application's: " + ready.body());
+        }
+    }
+
+    /** {@code servlet-app} with {@link OwnTollgateCheck} in {@code WEB-INF/classes}, in a directory of its own (Payara deploys by file name). */
+    static Deployment servletAppWithOwnCheck() throws IOException {
+        Path dir = Files.createDirectories(Build.workDir().resolve("own-check-war"));
+        Path war = dir.resolve(App.SERVLET_APP.warFile());
+        Files.copy(App.SERVLET_APP.deployment().war(), war, StandardCopyOption.REPLACE_EXISTING);
+        String entry = OwnTollgateCheck.class.getName().replace('.', '/') + ".class";
+        try (InputStream in = OwnTollgateCheck.class.getClassLoader().getResourceAsStream(entry);
+             FileSystem zip = FileSystems.newFileSystem(war)) {
+            Path target = zip.getPath("WEB-INF/classes/" + entry);
+            Files.createDirectories(target.getParent());
+            Files.copy(in, target);
+        }
+        return new Deployment(war, App.SERVLET_APP.contextRoot());
     }
 
     /** Sends 6 requests (the first is the one that waits for the application) and checks the split. */
