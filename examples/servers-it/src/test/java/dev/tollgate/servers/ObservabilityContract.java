@@ -1,21 +1,30 @@
 package dev.tollgate.servers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.servers.owncheck.OwnTollgateCheck;
 import dev.tollgate.testing.RedisProcess;
 import dev.tollgate.testing.TestRedis;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -54,7 +63,11 @@ abstract class ObservabilityContract {
     protected abstract URI metrics(ServerProcess server);
 
     protected ServerProcess start(String label, RedisProcess redis, String failureMode) {
-        return Launch.of(serverKind, App.SERVLET_APP.deployment(), label)
+        return start(label, redis, failureMode, App.SERVLET_APP.deployment());
+    }
+
+    protected ServerProcess start(String label, RedisProcess redis, String failureMode, Deployment app) {
+        return Launch.of(serverKind, app, label)
                 .env("TOLLGATE_REDIS_URI", redis.uri())
                 .env("TOLLGATE_REDIS_KEY_PREFIX", "observe-" + UUID.randomUUID() + ":")
                 .env("TOLLGATE_REDIS_TIMEOUT", "500ms")
@@ -84,6 +97,12 @@ abstract class ObservabilityContract {
                 Map<String, Double> before = decisions(server);
                 assertEquals(3.0, before.getOrDefault("allowed", 0.0), "allowed " + before);
                 assertEquals(3.0, before.getOrDefault("denied", 0.0), "denied " + before);
+                String max = get(metrics(server)).body().lines()
+                        .filter(l -> l.startsWith("tollgate_redis_duration_seconds_max{") && l.contains("result=\"ok\""))
+                        .findFirst().orElseThrow(() -> new AssertionError("no tollgate_redis_duration_seconds_max at " + metrics(server)));
+                double seconds = Double.parseDouble(max.substring(max.lastIndexOf(' ') + 1));
+                // a unit check, not a timing one: each call is bounded by the 500 ms timeout, raw nanoseconds are millions
+                assertTrue(seconds > 0 && seconds < 5, "the Redis timer is in seconds: " + max);
             }
 
             redis.kill();
@@ -109,6 +128,69 @@ abstract class ObservabilityContract {
         }
     }
 
+    /** Open failure mode: after Redis dies requests pass unlimited, counted so, and readiness stays UP. */
+    @Test
+    void inOpenModeReadinessStaysUpWhenRedisDiesAndThePassesAreCountedAsFallback() {
+        try (RedisProcess redis = TestRedis.startProcess();
+             ServerProcess server = start("open", redis, "open")) {
+            sendAndCheck(server, 3, 3);
+            redis.kill();
+            for (int i = 0; i < 5; i++) {
+                HttpResponse<String> r = server.get(App.SERVLET_APP.limitedPath());
+                assertEquals(200, r.statusCode(), "open mode, Redis dead: " + r.body());
+                assertFalse(r.headers().firstValue("RateLimit").isPresent(), "no rate limit headers in open mode");
+            }
+            HttpResponse<String> ready = get(healthReady(server));
+            print(server, "/health/ready after Redis died (open mode)", ready);
+            assertEquals(200, ready.statusCode(), ready.body());
+            assertOneTollgateCheck(ready.body(), "UP");
+            assertTrue(ready.body().contains("open"), "the data tell the circuit is open: " + ready.body());
+
+            if (metrics(server) == null) {
+                return;
+            }
+            Map<String, Double> after = decisions(server);
+            assertEquals(3.0 + 5.0, after.getOrDefault("allowed", 0.0), "allowed, 3 by Redis and 5 while it was dead: " + after);
+            assertEquals(3.0, after.getOrDefault("denied", 0.0), "denied " + after);
+            Map<String, Double> fallback = decisions(server, labels -> "true".equals(labels.get("fallback")));
+            assertEquals(Map.of("allowed", 5.0), fallback, "only the passes while Redis was dead are fallback=\"true\"");
+        }
+    }
+
+    /**
+     * The rule "one {@code tollgate} check per application, the application's if it has one": a
+     * copy of {@code servlet-app} that declares its own {@code TollgateHealthCheck} bean
+     * ({@link OwnTollgateCheck}) reports exactly one check, and it is that one.
+     */
+    @Test
+    void anApplicationWithItsOwnTollgateCheckGetsThatOneAndNoSecond() throws IOException {
+        try (RedisProcess redis = TestRedis.startProcess();
+             ServerProcess server = start("own-check", redis, "closed", servletAppWithOwnCheck())) {
+            server.awaitStatus(App.SERVLET_APP.limitedPath(), 200, Duration.ofSeconds(60));
+            HttpResponse<String> ready = get(healthReady(server));
+            print(server, "/health/ready, the application declaring its own TollgateHealthCheck", ready);
+            assertEquals(200, ready.statusCode(), ready.body());
+            assertOneTollgateCheck(ready.body(), "UP");
+            assertTrue(ready.body().replaceAll("\\s", "").contains("\"declared-by\":\"application\""),
+                    "the one check is the application's: " + ready.body());
+        }
+    }
+
+    /** {@code servlet-app} with {@link OwnTollgateCheck} in {@code WEB-INF/classes}, in a directory of its own (Payara deploys by file name). */
+    static Deployment servletAppWithOwnCheck() throws IOException {
+        Path dir = Files.createDirectories(Build.workDir().resolve("own-check-war"));
+        Path war = dir.resolve(App.SERVLET_APP.warFile());
+        Files.copy(App.SERVLET_APP.deployment().war(), war, StandardCopyOption.REPLACE_EXISTING);
+        String entry = OwnTollgateCheck.class.getName().replace('.', '/') + ".class";
+        try (InputStream in = OwnTollgateCheck.class.getClassLoader().getResourceAsStream(entry);
+             FileSystem zip = FileSystems.newFileSystem(war)) {
+            Path target = zip.getPath("WEB-INF/classes/" + entry);
+            Files.createDirectories(target.getParent());
+            Files.copy(in, target);
+        }
+        return new Deployment(war, App.SERVLET_APP.contextRoot());
+    }
+
     /** Sends 6 requests (the first is the one that waits for the application) and checks the split. */
     protected void sendAndCheck(ServerProcess server, int allowed, int denied) {
         server.awaitStatus(App.SERVLET_APP.limitedPath(), 200, Duration.ofSeconds(60));
@@ -131,6 +213,11 @@ abstract class ObservabilityContract {
      * tags, as the server's metrics endpoint shows them; the samples are printed.
      */
     protected Map<String, Double> decisions(ServerProcess server) {
+        return decisions(server, labels -> true);
+    }
+
+    /** As {@link #decisions(ServerProcess)}, of the samples whose labels pass {@code which}. */
+    protected Map<String, Double> decisions(ServerProcess server, Predicate<Map<String, String>> which) {
         HttpResponse<String> r = get(metrics(server));
         assertEquals(200, r.statusCode(), r.body());
         List<String> lines = r.body().lines().filter(l -> l.startsWith("tollgate_")).collect(Collectors.toList());
@@ -147,7 +234,7 @@ abstract class ObservabilityContract {
             while (l.find()) {
                 labels.put(l.group(1), l.group(2));
             }
-            if ("default".equals(labels.get("policy"))) {
+            if ("default".equals(labels.get("policy")) && which.test(labels)) {
                 byOutcome.merge(labels.get("outcome"), Double.parseDouble(m.group(3)), Double::sum);
             }
         }

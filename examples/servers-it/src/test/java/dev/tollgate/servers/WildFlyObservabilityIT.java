@@ -21,14 +21,11 @@ class WildFlyObservabilityIT extends ObservabilityContract {
     }
 
     /**
-     * None yet. Tollgate finds the subsystem's {@code MeterRegistry} bean and registers its meters
-     * there (TOLLGATE-011 says so), but they never appear at {@code /prometheus}: that bean is a
-     * per-deployment {@code ApplicationRegistry} (a {@code SimpleMeterRegistry}) that forwards some
-     * of its methods to the server's registries, and neither Micrometer's meter builders nor its
-     * {@code counter(name, tags)} shorthands, tried here, got a Tollgate meter through. Open.
+     * The {@code micrometer} subsystem's Prometheus registry on the management port. Tollgate's
+     * meters carry the subsystem's {@code WF_DEPLOYMENT} tag (the WAR's name).
      */
     @Override
     protected URI metrics(ServerProcess server) {
-        return null;
+        return URI.create("http://127.0.0.1:" + server.port(WildFlyMicroProfile.MANAGEMENT_PORT) + "/prometheus");
     }
 }

@@ -20,8 +20,9 @@ public final class ServerMicrometer {
     public static Destination create(String limiter, Supplier<Integer> circuitState, LongSupplier fallbackNanos) {
         MeterRegistry server = CdiBeans.apiPresent() ? CdiBeans.find(MeterRegistry.class) : null;
         if (server != null) {
+            // by name and tags: WildFly's per-deployment registry forwards nothing else (see MicrometerByName)
             return new Destination("the server's MeterRegistry (CDI bean)",
-                    MicrometerMetrics.of(server, limiter, circuitState, fallbackNanos));
+                    MicrometerByName.of(server, limiter, circuitState, fallbackNanos));
         }
         return new Destination("Micrometer's global registry",
                 MicrometerMetrics.of(Metrics.globalRegistry, limiter, circuitState, fallbackNanos));
