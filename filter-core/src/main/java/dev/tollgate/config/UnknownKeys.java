@@ -63,7 +63,10 @@ final class UnknownKeys {
         return out;
     }
 
-    /** Every spelling that is read, each with its dotted key: the key, and its environment names in upper and lower case. */
+    /**
+     * Every spelling that is read, each with its dotted key: the key, its environment names in upper
+     * and lower case, and the dotted lower case under which SmallRye Config lists an environment variable.
+     */
     static Map<String, String> spellings(List<String> policies, List<String> plans) {
         Map<String, String> out = new LinkedHashMap<>();
         for (Setting<?> s : Settings.ALL) {
@@ -75,6 +78,8 @@ final class UnknownKeys {
             String env = ConfigKeys.environmentName(key);
             out.putIfAbsent(env, key);
             out.putIfAbsent(env.toLowerCase(Locale.ROOT), key);
+            // SmallRye's environment source lists TOLLGATE_DENY_CACHE as tollgate.deny.cache (WildFly, Payara)
+            out.putIfAbsent(env.toLowerCase(Locale.ROOT).replace('_', '.'), key);
         }
         return out;
     }

@@ -33,6 +33,17 @@ class UnknownKeysTest {
                 + " and is ignored; did you mean TOLLGATE_POLICY_API_LIMITS (tollgate.policy.api.limits)?"), w);
     }
 
+    /**
+     * SmallRye Config (WildFly, Payara) lists the variable TOLLGATE_DENY_CACHE as {@code tollgate.deny.cache}:
+     * read, so never reported, also under strict configuration (seen on WildFly 39).
+     */
+    @Test
+    void anEnvironmentVariableAsSmallRyeListsItIsKnown() {
+        Map<String, String> m = api("tollgate.deny.cache", "false", "tollgate.redis.failure.mode", "open",
+                "tollgate.policy.api.cost", "1", "tollgate.strict-config", "true");
+        assertEquals(List.of(), load(m).warnings());
+    }
+
     @Test
     void aKeyOfAPolicyThatIsNotDeclaredIsReported() {
         TollgateConfig c = load(api("tollgate.policy.login.limits", "5/min", "TOLLGATE_POLICY_LOGIN_MATCH", "POST /login"));
