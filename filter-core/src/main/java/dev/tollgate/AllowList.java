@@ -1,6 +1,6 @@
 package dev.tollgate;
 
-import dev.tollgate.internal.AddressRanges;
+import dev.tollgate.internal.address.AddressRanges;
 import java.util.ArrayList;
 import java.util.List;
 

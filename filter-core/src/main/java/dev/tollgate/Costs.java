@@ -1,6 +1,6 @@
 package dev.tollgate;
 
-import dev.tollgate.internal.RequestPatterns;
+import dev.tollgate.internal.match.RequestPatterns;
 import java.util.ArrayList;
 import java.util.List;
 

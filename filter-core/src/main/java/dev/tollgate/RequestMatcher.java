@@ -1,6 +1,6 @@
 package dev.tollgate;
 
-import dev.tollgate.internal.RequestPatterns;
+import dev.tollgate.internal.match.RequestPatterns;
 
 /**
  * Decides which requests a policy covers, from a method and a path.
