@@ -1,6 +1,5 @@
 package dev.tollgate;
 
-import dev.tollgate.internal.address.AddressRanges;
 import java.util.ArrayList;
 import java.util.List;
 

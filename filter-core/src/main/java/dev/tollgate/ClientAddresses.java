@@ -1,6 +1,5 @@
 package dev.tollgate;
 
-import dev.tollgate.internal.address.AddressRanges;
 import dev.tollgate.internal.address.IpAddresses;
 import java.util.List;
 

@@ -3,7 +3,6 @@ package dev.tollgate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.tollgate.internal.address.AddressRanges;
 import dev.tollgate.internal.address.IpAddresses;
 import dev.tollgate.testing.TestRequest;
 import org.junit.jupiter.api.Test;

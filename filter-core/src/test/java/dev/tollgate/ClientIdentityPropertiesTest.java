@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.address.AddressRanges;
 import dev.tollgate.internal.address.IpAddresses;
 import dev.tollgate.internal.identity.BucketKeys;
 import dev.tollgate.internal.local.LocalStore;

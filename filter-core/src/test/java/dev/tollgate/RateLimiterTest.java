@@ -442,7 +442,7 @@ class RateLimiterTest {
             assertTrue(rl.check(TestRequest.get("/")).allowed(), "the local store decides meanwhile");
         }
         assertEquals(3, redis.calls.get(), "after three failures Redis is not called any more");
-        assertEquals(dev.tollgate.internal.engine.Circuit.State.OPEN, rl.circuitState());
+        assertEquals(CircuitState.OPEN, rl.circuitState());
         nanos.addAndGet(1_000_000_000L);
         rl.check(TestRequest.get("/"));
         assertEquals(4, redis.calls.get(), "one probe after a second");
@@ -450,7 +450,7 @@ class RateLimiterTest {
         nanos.addAndGet(2_000_000_000L);
         Decision back = rl.check(TestRequest.get("/"));
         assertEquals(Decision.Source.REDIS, back.source(), "the probe succeeded");
-        assertEquals(dev.tollgate.internal.engine.Circuit.State.CLOSED, rl.circuitState());
+        assertEquals(CircuitState.CLOSED, rl.circuitState());
         rl.check(TestRequest.get("/"));
         assertEquals(6, redis.calls.get(), "and every request goes to Redis again");
     }

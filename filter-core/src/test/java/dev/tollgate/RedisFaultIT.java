@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.engine.Circuit;
 import dev.tollgate.testing.LatencyProxy;
 import dev.tollgate.testing.RedisEndpoint;
 import dev.tollgate.testing.RedisProcess;
@@ -306,7 +305,7 @@ class RedisFaultIT {
             assertTrue(after.stream().allMatch(s -> s == Decision.Source.REDIS),
                     "every decision after the restart was Redis': the dead connection was retried and the script re-sent " + after);
             assertEquals("1", redis.command("SCRIPT", "EXISTS", dev.tollgate.internal.redis.RedisStore.SHA1));
-            assertEquals(Circuit.State.CLOSED, rl.circuitState());
+            assertEquals(CircuitState.CLOSED, rl.circuitState());
         }
     }
 

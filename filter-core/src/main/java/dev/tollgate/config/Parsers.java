@@ -1,6 +1,6 @@
 package dev.tollgate.config;
 
-import dev.tollgate.internal.address.AddressRanges;
+import dev.tollgate.AddressRanges;
 import dev.tollgate.internal.config.Durations;
 import java.time.Duration;
 import java.util.ArrayList;

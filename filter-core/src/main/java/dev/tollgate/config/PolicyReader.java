@@ -1,5 +1,6 @@
 package dev.tollgate.config;
 
+import dev.tollgate.AddressRanges;
 import dev.tollgate.Algorithm;
 import dev.tollgate.ClientAddresses;
 import dev.tollgate.Costs;
@@ -9,7 +10,6 @@ import dev.tollgate.Plans;
 import dev.tollgate.Policy;
 import dev.tollgate.RequestMatcher;
 import dev.tollgate.internal.Messages;
-import dev.tollgate.internal.address.AddressRanges;
 import dev.tollgate.internal.identity.KeyResolvers;
 import dev.tollgate.spi.KeyResolver;
 import dev.tollgate.spi.KeyResolverProvider;

@@ -113,7 +113,7 @@ public final class IpAddresses {
         return Integer.parseInt(colonPort.substring(1)) <= 65535;
     }
 
-    static byte[] parseV4(String s) {
+    public static byte[] parseV4(String s) {
         byte[] out = new byte[4];
         int part = 0;
         int value = -1;
@@ -143,7 +143,7 @@ public final class IpAddresses {
         return part == 4 ? out : null;
     }
 
-    static byte[] parseV6(String s) {
+    public static byte[] parseV6(String s) {
         int zone = s.indexOf('%');
         if (zone >= 0) {
             s = s.substring(0, zone);

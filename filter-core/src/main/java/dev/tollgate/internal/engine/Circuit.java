@@ -1,5 +1,6 @@
 package dev.tollgate.internal.engine;
 
+import dev.tollgate.CircuitState;
 import dev.tollgate.internal.Messages;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,11 +30,6 @@ import java.util.logging.Logger;
  * when it closes. Thread-safe: every transition is one compare-and-set of an immutable phase.
  */
 public final class Circuit {
-
-    /** Where the circuit stands. */
-    public enum State {
-        CLOSED, OPEN, HALF_OPEN
-    }
 
     /**
      * A permission to call Redis, from {@link #tryCall()}. Close it when the call ends; before
@@ -84,7 +80,7 @@ public final class Circuit {
      * @param downSinceNanos when the current outage began (not closed)
      * @param closedCall the one call object handed out while closed (it carries only the epoch)
      */
-    private record Phase(State state, long epoch, int failures, long untilNanos, long downSinceNanos, Call closedCall) {
+    private record Phase(CircuitState state, long epoch, int failures, long untilNanos, long downSinceNanos, Call closedCall) {
     }
 
     private static final Logger LOG = Logger.getLogger("dev.tollgate.redis");
@@ -106,24 +102,24 @@ public final class Circuit {
     }
 
     private Phase closed(long epoch) {
-        return new Phase(State.CLOSED, epoch, 0, 0, 0, new Call(epoch, false));
+        return new Phase(CircuitState.CLOSED, epoch, 0, 0, 0, new Call(epoch, false));
     }
 
-    public State state() {
+    public CircuitState state() {
         return phase.get().state();
     }
 
     /** The state as a number for a gauge: 0 closed, 1 half-open, 2 open. */
     public int stateCode() {
-        State s = state();
-        return s == State.CLOSED ? 0 : s == State.HALF_OPEN ? 1 : 2;
+        CircuitState s = state();
+        return s == CircuitState.CLOSED ? 0 : s == CircuitState.HALF_OPEN ? 1 : 2;
     }
 
     /** The time spent not closed so far, the current outage included. */
     public long downNanos() {
         Phase p = phase.get();
         long total = downBefore.get();
-        if (p.state() != State.CLOSED) {
+        if (p.state() != CircuitState.CLOSED) {
             total += nanoTime.getAsLong() - p.downSinceNanos();
         }
         return total;
@@ -136,7 +132,7 @@ public final class Circuit {
     public Call tryCall() {
         while (true) {
             Phase p = phase.get();
-            if (p.state() == State.CLOSED) {
+            if (p.state() == CircuitState.CLOSED) {
                 return p.closedCall();
             }
             long now = nanoTime.getAsLong();
@@ -144,7 +140,7 @@ public final class Circuit {
                 return null;
             }
             Call probe = new Call(p.epoch() + 1, true);
-            Phase half = new Phase(State.HALF_OPEN, p.epoch() + 1, 0, now + openForNanos, p.downSinceNanos(), null);
+            Phase half = new Phase(CircuitState.HALF_OPEN, p.epoch() + 1, 0, now + openForNanos, p.downSinceNanos(), null);
             if (phase.compareAndSet(p, half)) {
                 return probe;
             }
@@ -156,8 +152,8 @@ public final class Circuit {
         while (true) {
             Phase p = phase.get();
             long now = nanoTime.getAsLong();
-            long since = p.state() == State.CLOSED ? now : p.downSinceNanos();
-            if (phase.compareAndSet(p, new Phase(State.OPEN, p.epoch() + 1, 0, now + openForNanos, since, null))) {
+            long since = p.state() == CircuitState.CLOSED ? now : p.downSinceNanos();
+            if (phase.compareAndSet(p, new Phase(CircuitState.OPEN, p.epoch() + 1, 0, now + openForNanos, since, null))) {
                 return;
             }
         }
@@ -166,11 +162,11 @@ public final class Circuit {
     private void succeeded(long epoch) {
         while (true) {
             Phase p = phase.get();
-            if (p.epoch() != epoch || (p.state() == State.CLOSED && p.failures() == 0)) {
+            if (p.epoch() != epoch || (p.state() == CircuitState.CLOSED && p.failures() == 0)) {
                 return;
             }
-            if (p.state() == State.CLOSED) {
-                if (phase.compareAndSet(p, new Phase(State.CLOSED, epoch, 0, 0, 0, p.closedCall()))) {
+            if (p.state() == CircuitState.CLOSED) {
+                if (phase.compareAndSet(p, new Phase(CircuitState.CLOSED, epoch, 0, 0, 0, p.closedCall()))) {
                     return;
                 }
                 continue;
@@ -192,20 +188,20 @@ public final class Circuit {
                 return;
             }
             long now = nanoTime.getAsLong();
-            if (p.state() == State.HALF_OPEN) {
-                if (phase.compareAndSet(p, new Phase(State.OPEN, epoch + 1, 0, now + openForNanos, p.downSinceNanos(), null))) {
+            if (p.state() == CircuitState.HALF_OPEN) {
+                if (phase.compareAndSet(p, new Phase(CircuitState.OPEN, epoch + 1, 0, now + openForNanos, p.downSinceNanos(), null))) {
                     return;
                 }
                 continue;
             }
             int failures = p.failures() + 1;
             if (failures < threshold) {
-                if (phase.compareAndSet(p, new Phase(State.CLOSED, epoch, failures, 0, 0, p.closedCall()))) {
+                if (phase.compareAndSet(p, new Phase(CircuitState.CLOSED, epoch, failures, 0, 0, p.closedCall()))) {
                     return;
                 }
                 continue;
             }
-            if (phase.compareAndSet(p, new Phase(State.OPEN, epoch + 1, 0, now + openForNanos, now, null))) {
+            if (phase.compareAndSet(p, new Phase(CircuitState.OPEN, epoch + 1, 0, now + openForNanos, now, null))) {
                 LOG.warning(() -> Messages.REDIS_DOWN + ": " + target + " failed " + threshold
                         + " times in a row (last: " + cause + "); Tollgate stops calling it and applies the failure"
                         + " mode, probing it every " + openForNanos / 1_000_000 + " ms");
@@ -218,11 +214,11 @@ public final class Circuit {
     private void abandoned(long epoch) {
         while (true) {
             Phase p = phase.get();
-            if (p.epoch() != epoch || p.state() != State.HALF_OPEN) {
+            if (p.epoch() != epoch || p.state() != CircuitState.HALF_OPEN) {
                 return;
             }
             long now = nanoTime.getAsLong();
-            if (phase.compareAndSet(p, new Phase(State.OPEN, epoch + 1, 0, now, p.downSinceNanos(), null))) {
+            if (phase.compareAndSet(p, new Phase(CircuitState.OPEN, epoch + 1, 0, now, p.downSinceNanos(), null))) {
                 return;
             }
         }

@@ -1,5 +1,6 @@
 package dev.tollgate.internal.engine;
 
+import dev.tollgate.CircuitState;
 import dev.tollgate.Decision;
 import dev.tollgate.Health;
 import dev.tollgate.Mode;
@@ -175,7 +176,7 @@ public final class StoreGuard implements AutoCloseable {
     }
 
     /** The circuit's state, or {@code null} with the in-memory store alone. */
-    public Circuit.State circuitState() {
+    public CircuitState circuitState() {
         return circuit == null ? null : circuit.state();
     }
 
@@ -184,8 +185,8 @@ public final class StoreGuard implements AutoCloseable {
         if (circuit == null) {
             return new Health(name, true, "memory", "none", false, 0, 0, null);
         }
-        Circuit.State s = circuit.state();
-        boolean fallbackNow = s != Circuit.State.CLOSED;
+        CircuitState s = circuit.state();
+        boolean fallbackNow = s != CircuitState.CLOSED;
         boolean closedPolicy = c.failureMode() == FailureMode.CLOSED;
         for (Policy p : c.policies()) {
             closedPolicy |= p.failureMode() == FailureMode.CLOSED;

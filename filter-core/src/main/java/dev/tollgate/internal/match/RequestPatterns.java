@@ -1,6 +1,5 @@
 package dev.tollgate.internal.match;
 
-import dev.tollgate.RequestMatcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,10 +44,20 @@ public final class RequestPatterns {
 
     private static final Pattern METHOD = Pattern.compile("[A-Z][A-Z0-9_-]{0,31}");
 
-    private RequestPatterns() {
+    private final List<Entry> entries;
+    private final String shown;
+
+    private RequestPatterns(List<Entry> entries, String shown) {
+        this.entries = entries;
+        this.shown = shown;
     }
 
-    public static RequestMatcher parse(String text) {
+    /**
+     * Parses the syntax above; {@code dev.tollgate.RequestMatcher.parse} is the public face of it.
+     *
+     * @throws IllegalArgumentException naming what is wrong and what is accepted
+     */
+    public static RequestPatterns parse(String text) {
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("no pattern given");
         }
@@ -88,37 +97,36 @@ public final class RequestPatterns {
         if (entries.isEmpty()) {
             throw new IllegalArgumentException("no pattern given");
         }
-        List<Entry> all = List.copyOf(entries);
-        String shown = text.trim();
-        return new RequestMatcher() {
-            @Override
-            public boolean matches(String method, String path) {
-                if (path == null) {
-                    return false;
+        return new RequestPatterns(List.copyOf(entries), text.trim());
+    }
+
+    /** Whether an entry covers this request; false for a null path. */
+    public boolean matches(String method, String path) {
+        if (path == null) {
+            return false;
+        }
+        Segments routed = new Segments(path, false);
+        Segments resolved = null;
+        for (Entry e : entries) {
+            if (e.covers(method)) {
+                if (matchSegments(e.segments, path, routed)) {
+                    return true;
                 }
-                Segments routed = new Segments(path, false);
-                Segments resolved = null;
-                for (Entry e : all) {
-                    if (e.covers(method)) {
-                        if (matchSegments(e.segments, path, routed)) {
-                            return true;
-                        }
-                        if (routed.irregular) {
-                            resolved = resolved != null ? resolved : new Segments(path, true);
-                            if (matchSegments(e.segments, path, resolved)) {
-                                return true;
-                            }
-                        }
+                if (routed.irregular) {
+                    resolved = resolved != null ? resolved : new Segments(path, true);
+                    if (matchSegments(e.segments, path, resolved)) {
+                        return true;
                     }
                 }
-                return false;
             }
+        }
+        return false;
+    }
 
-            @Override
-            public String toString() {
-                return shown;
-            }
-        };
+    /** The patterns as written. */
+    @Override
+    public String toString() {
+        return shown;
     }
 
     private record Entry(Set<String> methods, Object[] segments) {

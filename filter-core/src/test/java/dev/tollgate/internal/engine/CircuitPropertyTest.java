@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.CircuitState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -114,7 +115,7 @@ class CircuitPropertyTest {
         }
 
         final int threshold;
-        Circuit.State state = Circuit.State.CLOSED;
+        CircuitState state = CircuitState.CLOSED;
         long epoch;
         int failures;
         long untilNanos;
@@ -125,19 +126,19 @@ class CircuitPropertyTest {
 
         void open(long now) {
             epoch++;
-            state = Circuit.State.OPEN;
+            state = CircuitState.OPEN;
             untilNanos = now + OPEN_FOR_NANOS;
         }
 
         Grant tryCall(long now) {
-            if (state == Circuit.State.CLOSED) {
+            if (state == CircuitState.CLOSED) {
                 return new Grant(epoch, false);
             }
             if (now - untilNanos < 0) {
                 return null;
             }
             epoch++;
-            state = Circuit.State.HALF_OPEN;
+            state = CircuitState.HALF_OPEN;
             untilNanos = now + OPEN_FOR_NANOS;
             return new Grant(epoch, true);
         }
@@ -147,7 +148,7 @@ class CircuitPropertyTest {
                 return;
             }
             boolean verdict = outcome == Outcome.SUCCESS || outcome == Outcome.FAILURE;
-            if (state == Circuit.State.CLOSED) {
+            if (state == CircuitState.CLOSED) {
                 if (outcome == Outcome.SUCCESS) {
                     failures = 0;
                 } else if (outcome == Outcome.FAILURE && ++failures >= threshold) {
@@ -158,10 +159,10 @@ class CircuitPropertyTest {
             }
             epoch++;
             if (outcome == Outcome.SUCCESS) {
-                state = Circuit.State.CLOSED;
+                state = CircuitState.CLOSED;
                 failures = 0;
             } else {
-                state = Circuit.State.OPEN;
+                state = CircuitState.OPEN;
                 untilNanos = verdict ? now + OPEN_FOR_NANOS : now;
             }
         }
@@ -196,7 +197,7 @@ class CircuitPropertyTest {
                 if (held.containsKey(b.caller())) {
                     return;
                 }
-                boolean probe = circuit.state() != Circuit.State.CLOSED;
+                boolean probe = circuit.state() != CircuitState.CLOSED;
                 Model.Grant expected = model.tryCall(now);
                 Object call = driver.tryCall();
                 trace.add(step + " -> " + (call != null ? "allowed" : "refused") + ", " + circuit.state());
@@ -276,7 +277,7 @@ class CircuitPropertyTest {
         Object call = run.driver.tryCall();
         assertNotNull(call, "one open period after Redis answers, a call is allowed; after " + run.trace);
         run.driver.end(call, Outcome.SUCCESS);
-        assertEquals(Circuit.State.CLOSED, run.circuit.state(), "it succeeded, so the circuit is closed; after " + run.trace);
+        assertEquals(CircuitState.CLOSED, run.circuit.state(), "it succeeded, so the circuit is closed; after " + run.trace);
     }
 
     /** Every step follows the reference state machine, and at most one probe is in flight at a time. */

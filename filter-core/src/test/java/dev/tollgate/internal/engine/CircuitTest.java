@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.tollgate.CircuitState;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -38,9 +39,9 @@ class CircuitTest {
         succeed();
         fail();
         fail();
-        assertEquals(Circuit.State.CLOSED, circuit.state(), "a success in between resets the count");
+        assertEquals(CircuitState.CLOSED, circuit.state(), "a success in between resets the count");
         fail();
-        assertEquals(Circuit.State.OPEN, circuit.state());
+        assertEquals(CircuitState.OPEN, circuit.state());
         assertNull(circuit.tryCall(), "an open circuit calls nobody");
     }
 
@@ -54,11 +55,11 @@ class CircuitTest {
         advanceMillis(1);
         Circuit.Call probe = circuit.tryCall();
         assertNotNull(probe, "the first request after a second probes");
-        assertEquals(Circuit.State.HALF_OPEN, circuit.state());
+        assertEquals(CircuitState.HALF_OPEN, circuit.state());
         assertNull(circuit.tryCall(), "only one probe at a time");
         probe.succeeded();
         probe.close();
-        assertEquals(Circuit.State.CLOSED, circuit.state());
+        assertEquals(CircuitState.CLOSED, circuit.state());
         assertNotNull(circuit.tryCall());
     }
 
@@ -72,11 +73,11 @@ class CircuitTest {
             assertNull(circuit.tryCall(), "still open");
             advanceMillis(1);
             fail(); // a probe every second, however long Redis has been down
-            assertEquals(Circuit.State.OPEN, circuit.state());
+            assertEquals(CircuitState.OPEN, circuit.state());
         }
         advanceMillis(1_000);
         succeed();
-        assertEquals(Circuit.State.CLOSED, circuit.state());
+        assertEquals(CircuitState.CLOSED, circuit.state());
         assertEquals(21_000, circuit.downNanos() / 1_000_000, "the outage lasted 21 s");
     }
 
@@ -88,11 +89,11 @@ class CircuitTest {
             assertNotNull(busy);
             // the pool was busy, or an Error was thrown: no verdict on Redis
         }
-        assertEquals(Circuit.State.OPEN, circuit.state());
+        assertEquals(CircuitState.OPEN, circuit.state());
         Circuit.Call next = circuit.tryCall();
         assertNotNull(next, "the next request probes, without waiting another open period");
         next.succeeded();
-        assertEquals(Circuit.State.CLOSED, circuit.state());
+        assertEquals(CircuitState.CLOSED, circuit.state());
     }
 
     @Test
@@ -107,9 +108,9 @@ class CircuitTest {
         Circuit.Call next = circuit.tryCall();
         assertNotNull(next, "after an open period the lost probe no longer holds the circuit");
         lost.failed(down);
-        assertEquals(Circuit.State.HALF_OPEN, circuit.state(), "the lost probe's late verdict changes nothing");
+        assertEquals(CircuitState.HALF_OPEN, circuit.state(), "the lost probe's late verdict changes nothing");
         next.succeeded();
-        assertEquals(Circuit.State.CLOSED, circuit.state());
+        assertEquals(CircuitState.CLOSED, circuit.state());
     }
 
     @Test
@@ -121,10 +122,10 @@ class CircuitTest {
         advanceMillis(1_000);
         Circuit.Call probe = circuit.tryCall();
         slow.failed(down);
-        assertEquals(Circuit.State.HALF_OPEN, circuit.state(), "the probe is still the one that decides");
+        assertEquals(CircuitState.HALF_OPEN, circuit.state(), "the probe is still the one that decides");
         assertNull(circuit.tryCall(), "and still the only one");
         probe.succeeded();
-        assertEquals(Circuit.State.CLOSED, circuit.state());
+        assertEquals(CircuitState.CLOSED, circuit.state());
     }
 
     @Test

@@ -1,5 +1,6 @@
-package dev.tollgate.internal.address;
+package dev.tollgate;
 
+import dev.tollgate.internal.address.IpAddresses;
 import java.util.ArrayList;
 import java.util.List;
 
