@@ -5,7 +5,9 @@ import java.util.List;
 /**
  * Keeps token buckets and decides, atomically, whether a request may take its tokens.
  *
- * <p>Implementations must be thread-safe.
+ * <p>Not an extension point (it left {@code dev.tollgate.spi}: nothing public accepted a store):
+ * {@code RedisStore} and {@code LocalStore} are the two, held to one meaning by the test
+ * {@code BucketStoreContract}. Implementations must be thread-safe.
  */
 public interface BucketStore extends AutoCloseable {
 
