@@ -43,6 +43,9 @@ import javax.management.ObjectName;
  * or the JMX operation); the Redis connection cannot.
  *
  * <p>Thread-safe; create one per filter and {@link #close()} it when the filter is destroyed.
+ *
+ * <p>About 300 lines: the public face only (create, check, answer, reload, health, close and
+ * the operator's counters), each delegating to one collaborator in {@code dev.tollgate.internal}.
  */
 public final class RateLimiter implements AutoCloseable {
 

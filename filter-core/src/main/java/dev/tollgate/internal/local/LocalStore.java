@@ -28,6 +28,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Thread-safe: the keys are spread over lock stripes; one call locks the stripes of its keys
  * in a fixed order, so calls over several keys are atomic and cannot deadlock.
+ *
+ * <p>Longer than most classes on purpose: it is the in-memory twin of {@code bucket.lua} (both
+ * algorithms, all-or-nothing across buckets, striped locks, bounded memory with eviction), and
+ * reading it next to the script is easier in one file.
  */
 public final class LocalStore implements BucketStore {
 

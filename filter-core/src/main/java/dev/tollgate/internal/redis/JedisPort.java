@@ -52,6 +52,10 @@ import redis.clients.jedis.util.Pool;
  *
  * <p>Outside a cluster, concurrent script calls are pipelined ({@code tollgate.redis.auto-pipelining}):
  * see {@link AutoPipeline}. A caller alone still makes one plain round trip.
+ *
+ * <p>Longer than most classes on purpose: it is the one class that knows Jedis, so every Jedis
+ * call (three topologies, pooling, the script cache, error translation) stays here and a Jedis
+ * upgrade touches this file alone.
  */
 public final class JedisPort implements RedisPort {
 

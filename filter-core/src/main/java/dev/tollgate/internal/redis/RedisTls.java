@@ -49,6 +49,9 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * trust store and the client's key store, and the host name check, handed alike to every Jedis
  * client config (the server, each Cluster node, the sentinels); and TLS failures told in words an
  * operator can act on. Immutable and thread-safe.
+ *
+ * <p>Longer than most classes on purpose: loading and checking trust and key stores, and naming
+ * the key, value and what is accepted for every way one can be unusable, is one job.
  */
 public final class RedisTls {
 
