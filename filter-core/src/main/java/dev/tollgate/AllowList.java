@@ -1,6 +1,5 @@
 package dev.tollgate;
 
-import dev.tollgate.internal.AddressRanges;
 import java.util.ArrayList;
 import java.util.List;
 

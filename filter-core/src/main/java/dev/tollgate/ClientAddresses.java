@@ -1,7 +1,6 @@
 package dev.tollgate;
 
-import dev.tollgate.internal.AddressRanges;
-import dev.tollgate.internal.IpAddresses;
+import dev.tollgate.internal.address.IpAddresses;
 import java.util.List;
 
 /**

@@ -1,6 +1,5 @@
 package dev.tollgate;
 
-import dev.tollgate.internal.RequestPatterns;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -63,7 +62,7 @@ public final class Costs {
                 throw new IllegalArgumentException("'" + entry + "' comes after a bare number, which matches every request:"
                         + " it can never apply");
             }
-            RequestMatcher match = space < 0 ? RequestMatcher.ALL : RequestPatterns.parse(entry.substring(space + 1));
+            RequestMatcher match = space < 0 ? RequestMatcher.ALL : RequestMatcher.parse(entry.substring(space + 1));
             rules.add(new Rule(cost, match));
         }
         if (rules.isEmpty()) {

@@ -3,20 +3,20 @@ package dev.tollgate;
 import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.FailureMode;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.BucketKeys;
-import dev.tollgate.internal.ConfigDescription;
-import dev.tollgate.internal.ConfigReloads;
-import dev.tollgate.internal.JedisPort;
-import dev.tollgate.internal.LocalStore;
 import dev.tollgate.internal.Messages;
-import dev.tollgate.internal.Metrics;
-import dev.tollgate.internal.MicroClock;
-import dev.tollgate.internal.PolicyRequirement;
-import dev.tollgate.internal.RedisStore;
-import dev.tollgate.internal.RequestPlan;
-import dev.tollgate.internal.RequestPlanner;
-import dev.tollgate.internal.StoreGuard;
-import dev.tollgate.spi.BucketStore;
+import dev.tollgate.internal.bucket.BucketStore;
+import dev.tollgate.internal.engine.ConfigDescription;
+import dev.tollgate.internal.engine.ConfigReloads;
+import dev.tollgate.internal.engine.PolicyRequirement;
+import dev.tollgate.internal.engine.RequestPlan;
+import dev.tollgate.internal.engine.RequestPlanner;
+import dev.tollgate.internal.engine.StoreGuard;
+import dev.tollgate.internal.identity.BucketKeys;
+import dev.tollgate.internal.local.LocalStore;
+import dev.tollgate.internal.local.MicroClock;
+import dev.tollgate.internal.metrics.Metrics;
+import dev.tollgate.internal.redis.JedisPort;
+import dev.tollgate.internal.redis.RedisStore;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -43,6 +43,9 @@ import javax.management.ObjectName;
  * or the JMX operation); the Redis connection cannot.
  *
  * <p>Thread-safe; create one per filter and {@link #close()} it when the filter is destroyed.
+ *
+ * <p>About 300 lines: the public face only (create, check, answer, reload, health, close and
+ * the operator's counters), each delegating to one collaborator in {@code dev.tollgate.internal}.
  */
 public final class RateLimiter implements AutoCloseable {
 
@@ -55,7 +58,7 @@ public final class RateLimiter implements AutoCloseable {
     private final RequestPlanner planner;
     private final StoreGuard guard;
     private final Metrics metrics;
-    private final dev.tollgate.internal.DenialLog denials = new dev.tollgate.internal.DenialLog();
+    private final dev.tollgate.internal.engine.DenialLog denials = new dev.tollgate.internal.engine.DenialLog();
     private final ConfigReloads reloads;
     private ObjectName mbean;
 
@@ -172,6 +175,27 @@ public final class RateLimiter implements AutoCloseable {
         reloads.require(new PolicyRequirement(policy, cost, where), config);
     }
 
+    /**
+     * The message, id {@code TOLLGATE-003} first, for code outside the configuration ({@code where},
+     * e.g. {@code @RateLimited on Api#export}) that names a policy the configuration in force does
+     * not declare; it lists the policies that are declared.
+     */
+    public String unknownPolicyMessage(String where, String policy) {
+        List<String> known = new ArrayList<>();
+        config.policies().forEach(p -> known.add(p.name()));
+        return Messages.UNKNOWN_POLICY + ": " + where + " names the policy '" + policy + "', which is not configured."
+                + " Configured policies: " + known + ". Declare it in tollgate.policies and set tollgate.policy."
+                + policy + ".limits";
+    }
+
+    /**
+     * The message, id {@code TOLLGATE-090} first, for an unexpected error in an integration
+     * (a filter, a feature): {@code what} says what happened and what the request gets.
+     */
+    public static String internalErrorMessage(String what) {
+        return Messages.INTERNAL_ERROR + ": " + what;
+    }
+
     /** The configuration in force now. */
     public TollgateConfig config() {
         return config;
@@ -216,7 +240,7 @@ public final class RateLimiter implements AutoCloseable {
     /** The headers, status and body for a decision. */
     public HttpAnswer answer(Decision decision) {
         TollgateConfig c = config;
-        return dev.tollgate.internal.HttpContract.answer(decision, c.headers(), c.retryAfterJitter().toSeconds());
+        return dev.tollgate.internal.http.HttpContract.answer(decision, c.headers(), c.retryAfterJitter().toSeconds());
     }
 
     private Decision decide(TollgateConfig c, RequestView request, List<Policy> policies, long costOverride) {
@@ -266,7 +290,7 @@ public final class RateLimiter implements AutoCloseable {
     }
 
     /** The circuit around Redis, or {@code null} with the in-memory store alone. */
-    public dev.tollgate.internal.Circuit.State circuitState() {
+    public CircuitState circuitState() {
         return guard.circuitState();
     }
 

@@ -1,7 +1,7 @@
 package dev.tollgate;
 
 import dev.tollgate.config.ConfigException;
-import dev.tollgate.internal.RateLimiterMXBean;
+import dev.tollgate.internal.engine.RateLimiterMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -65,7 +65,7 @@ final class RateLimiterJmx implements RateLimiterMXBean {
 
     @Override
     public String getConfiguration() {
-        return dev.tollgate.internal.ConfigDescription.of(limiter.config());
+        return dev.tollgate.internal.engine.ConfigDescription.of(limiter.config());
     }
 
     @Override

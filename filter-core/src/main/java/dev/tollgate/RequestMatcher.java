@@ -1,6 +1,6 @@
 package dev.tollgate;
 
-import dev.tollgate.internal.RequestPatterns;
+import dev.tollgate.internal.match.RequestPatterns;
 
 /**
  * Decides which requests a policy covers, from a method and a path.
@@ -41,6 +41,17 @@ public interface RequestMatcher {
      * @throws IllegalArgumentException naming what is wrong and what is accepted
      */
     static RequestMatcher parse(String text) {
-        return RequestPatterns.parse(text);
+        RequestPatterns patterns = RequestPatterns.parse(text);
+        return new RequestMatcher() {
+            @Override
+            public boolean matches(String method, String path) {
+                return patterns.matches(method, path);
+            }
+
+            @Override
+            public String toString() {
+                return patterns.toString();
+            }
+        };
     }
 }

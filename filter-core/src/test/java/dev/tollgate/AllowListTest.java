@@ -8,7 +8,7 @@ import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.LocalStore;
+import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
 import java.util.List;

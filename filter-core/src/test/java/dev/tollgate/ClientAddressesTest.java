@@ -3,8 +3,7 @@ package dev.tollgate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.tollgate.internal.AddressRanges;
-import dev.tollgate.internal.IpAddresses;
+import dev.tollgate.internal.address.IpAddresses;
 import dev.tollgate.testing.TestRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.AddressRanges;
-import dev.tollgate.internal.BucketKeys;
-import dev.tollgate.internal.IpAddresses;
-import dev.tollgate.internal.LocalStore;
+import dev.tollgate.internal.address.IpAddresses;
+import dev.tollgate.internal.identity.BucketKeys;
+import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.ManualClock;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;

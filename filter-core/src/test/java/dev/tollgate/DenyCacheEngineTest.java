@@ -1,15 +1,15 @@
 package dev.tollgate;
 
-import dev.tollgate.internal.BucketReply;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.LocalStore;
-import dev.tollgate.spi.BucketRequest;
-import dev.tollgate.spi.BucketStore;
+import dev.tollgate.internal.bucket.BucketReply;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.bucket.BucketStore;
+import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.ManualClock;
 import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;

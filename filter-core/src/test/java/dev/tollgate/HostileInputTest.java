@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.LocalStore;
+import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.HostileValues;
 import dev.tollgate.testing.ManualClock;
 import dev.tollgate.testing.TestRequest;

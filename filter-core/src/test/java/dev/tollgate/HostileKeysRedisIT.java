@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.BucketKeys;
+import dev.tollgate.internal.identity.BucketKeys;
 import dev.tollgate.testing.HostileValues;
 import dev.tollgate.testing.RedisProcess;
 import dev.tollgate.testing.TestRequest;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.BucketKeys;
+import dev.tollgate.internal.identity.BucketKeys;
 import dev.tollgate.testing.HostileValues;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
@@ -16,11 +16,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Supplier;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /** Hostile requests for the engine, and what must hold whatever they carry. Shared by the in-memory and Redis tests. */

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.LocalStore;
+import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.ManualClock;
 import dev.tollgate.testing.TestRequest;
 import java.math.BigInteger;

@@ -1,6 +1,5 @@
 package dev.tollgate;
 
-import dev.tollgate.internal.BucketReply;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -10,9 +9,10 @@ import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.LocalStore;
-import dev.tollgate.spi.BucketRequest;
-import dev.tollgate.spi.BucketStore;
+import dev.tollgate.internal.bucket.BucketReply;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.bucket.BucketStore;
+import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.ManualClock;
 import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;
@@ -442,7 +442,7 @@ class RateLimiterTest {
             assertTrue(rl.check(TestRequest.get("/")).allowed(), "the local store decides meanwhile");
         }
         assertEquals(3, redis.calls.get(), "after three failures Redis is not called any more");
-        assertEquals(dev.tollgate.internal.Circuit.State.OPEN, rl.circuitState());
+        assertEquals(CircuitState.OPEN, rl.circuitState());
         nanos.addAndGet(1_000_000_000L);
         rl.check(TestRequest.get("/"));
         assertEquals(4, redis.calls.get(), "one probe after a second");
@@ -450,7 +450,7 @@ class RateLimiterTest {
         nanos.addAndGet(2_000_000_000L);
         Decision back = rl.check(TestRequest.get("/"));
         assertEquals(Decision.Source.REDIS, back.source(), "the probe succeeded");
-        assertEquals(dev.tollgate.internal.Circuit.State.CLOSED, rl.circuitState());
+        assertEquals(CircuitState.CLOSED, rl.circuitState());
         rl.check(TestRequest.get("/"));
         assertEquals(6, redis.calls.get(), "and every request goes to Redis again");
     }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.Circuit;
 import dev.tollgate.testing.LatencyProxy;
 import dev.tollgate.testing.RedisEndpoint;
 import dev.tollgate.testing.RedisProcess;
@@ -305,8 +304,8 @@ class RedisFaultIT {
             }
             assertTrue(after.stream().allMatch(s -> s == Decision.Source.REDIS),
                     "every decision after the restart was Redis': the dead connection was retried and the script re-sent " + after);
-            assertEquals("1", redis.command("SCRIPT", "EXISTS", dev.tollgate.internal.RedisStore.SHA1));
-            assertEquals(Circuit.State.CLOSED, rl.circuitState());
+            assertEquals("1", redis.command("SCRIPT", "EXISTS", dev.tollgate.internal.redis.RedisStore.SHA1));
+            assertEquals(CircuitState.CLOSED, rl.circuitState());
         }
     }
 
@@ -355,7 +354,7 @@ class RedisFaultIT {
                     + " (budget %d ms), by %s%n", SLOW_ROUND_TRIP_MS, pipelining, s.nanos() / 1e6, SLOW_BUDGET_MS, s.source());
             assertWithinBudget(List.of(s), SLOW_BUDGET_MS);
             assertEquals(Decision.Source.REDIS, s.source(), "the script was sent whole in time");
-            assertEquals("1", redis.command("SCRIPT", "EXISTS", dev.tollgate.internal.RedisStore.SHA1), "EVAL cached it");
+            assertEquals("1", redis.command("SCRIPT", "EXISTS", dev.tollgate.internal.redis.RedisStore.SHA1), "EVAL cached it");
         }
     }
 

@@ -16,7 +16,7 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * One connection set-up for every contender, so that they differ only in what they send: a Jedis 8
- * {@link RedisClient} with a pool, built exactly as {@code dev.tollgate.internal.JedisPort.standalone}
+ * {@link RedisClient} with a pool, built exactly as {@code dev.tollgate.internal.redis.JedisPort.standalone}
  * builds Tollgate's (same timeouts, same pool settings), with the pool size and timeout the
  * benchmark passes to Tollgate's configuration too.
  */

@@ -1,6 +1,6 @@
 package dev.tollgate.config;
 
-import dev.tollgate.internal.MicroProfileConfigSource;
+import dev.tollgate.internal.config.MicroProfileConfigSource;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Map;

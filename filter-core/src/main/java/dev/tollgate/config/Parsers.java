@@ -1,7 +1,7 @@
 package dev.tollgate.config;
 
-import dev.tollgate.internal.AddressRanges;
-import dev.tollgate.internal.Durations;
+import dev.tollgate.AddressRanges;
+import dev.tollgate.internal.config.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

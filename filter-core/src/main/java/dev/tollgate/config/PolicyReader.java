@@ -1,5 +1,6 @@
 package dev.tollgate.config;
 
+import dev.tollgate.AddressRanges;
 import dev.tollgate.Algorithm;
 import dev.tollgate.ClientAddresses;
 import dev.tollgate.Costs;
@@ -8,9 +9,8 @@ import dev.tollgate.Mode;
 import dev.tollgate.Plans;
 import dev.tollgate.Policy;
 import dev.tollgate.RequestMatcher;
-import dev.tollgate.internal.AddressRanges;
-import dev.tollgate.internal.KeyResolvers;
 import dev.tollgate.internal.Messages;
+import dev.tollgate.internal.identity.KeyResolvers;
 import dev.tollgate.spi.KeyResolver;
 import dev.tollgate.spi.KeyResolverProvider;
 import java.util.ArrayList;

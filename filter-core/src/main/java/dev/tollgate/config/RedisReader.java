@@ -1,7 +1,7 @@
 package dev.tollgate.config;
 
 import dev.tollgate.internal.Messages;
-import dev.tollgate.internal.RedisTls;
+import dev.tollgate.internal.redis.RedisTls;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

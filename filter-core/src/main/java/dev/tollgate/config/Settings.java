@@ -1,5 +1,6 @@
 package dev.tollgate.config;
 
+import dev.tollgate.AddressRanges;
 import dev.tollgate.Algorithm;
 import dev.tollgate.AllowList;
 import dev.tollgate.ClientAddresses;
@@ -8,11 +9,10 @@ import dev.tollgate.Limit;
 import dev.tollgate.Mode;
 import dev.tollgate.Policy;
 import dev.tollgate.RequestMatcher;
-import dev.tollgate.internal.AddressRanges;
-import dev.tollgate.internal.Durations;
-import dev.tollgate.internal.KeyResolvers;
-import dev.tollgate.internal.RedisTls;
-import dev.tollgate.internal.RequestPatterns;
+import dev.tollgate.internal.config.Durations;
+import dev.tollgate.internal.identity.KeyResolvers;
+import dev.tollgate.internal.match.RequestPatterns;
+import dev.tollgate.internal.redis.RedisTls;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -117,7 +117,7 @@ public final class Settings {
                     + " alternatives separated by `,` (the first that is present wins, else `ip`)");
     /** Unset is {@link RequestMatcher#ALL} itself, which is how a policy knows it has no {@code match} of its own. */
     public static final Setting<RequestMatcher> POLICY_MATCH = add(ConfigKeys.POLICY_MATCH, "/**",
-            RequestMatcher.ALL, RequestPatterns.SYNTAX, RequestPatterns::parse,
+            RequestMatcher.ALL, RequestPatterns.SYNTAX, RequestMatcher::parse,
             "which requests: `[METHOD[|METHOD]] /pattern`, several separated by `,`");
     public static final Setting<Mode> POLICY_MODE = add(ConfigKeys.POLICY_MODE, "enforce",
             "'enforce' or 'shadow'", Parsers.word(Mode.class), "`enforce` (answer 429) or `shadow` (log and let through)");

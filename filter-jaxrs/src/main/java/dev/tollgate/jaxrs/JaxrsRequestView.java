@@ -25,7 +25,7 @@ final class JaxrsRequestView implements RequestView {
      * The decoded path relative to the JAX-RS application's base ({@code @ApplicationPath}), as the
      * runtime routed it. Jersey keeps matrix parameters and a trailing slash in it
      * ({@code login;a=b/}) though it routes past them, and routes dot segments as segments;
-     * matching reads the path that way ({@code dev.tollgate.internal.RequestPatterns}).
+     * matching reads the path that way ({@link dev.tollgate.RequestMatcher#parse}).
      */
     @Override
     public String path() {

@@ -8,7 +8,6 @@ import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.Messages;
 import jakarta.annotation.PreDestroy;
 import jakarta.servlet.ServletContext;
 import jakarta.ws.rs.Path;
@@ -190,11 +189,7 @@ public class TollgateFeature implements DynamicFeature {
     }
 
     private IllegalStateException unknownPolicy(String name, Class<?> type, Method method, RateLimiter rl) {
-        List<String> known = new ArrayList<>();
-        rl.config().policies().forEach(p -> known.add(p.name()));
-        return fail(Messages.UNKNOWN_POLICY + ": @RateLimited on " + type.getName() + "#" + method.getName()
-                + " names the policy '" + name + "', which is not configured. Configured policies: " + known
-                + ". Declare it in tollgate.policies and set tollgate.policy." + name + ".limits");
+        return fail(rl.unknownPolicyMessage("@RateLimited on " + type.getName() + "#" + method.getName(), name));
     }
 
     /** Puts the limiter in (or takes it out of) the servlet context, where the application can reach it. */

@@ -3,7 +3,6 @@ package dev.tollgate.jaxrs;
 import dev.tollgate.HttpAnswer;
 import dev.tollgate.Policy;
 import dev.tollgate.RateLimiter;
-import dev.tollgate.internal.Messages;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.core.Response;
@@ -60,7 +59,7 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
             }
             answer = limiter.answer(limiter.check(view, policies, cost));
         } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, Messages.INTERNAL_ERROR + ": unexpected error in the Tollgate JAX-RS filter; the request goes through", e);
+            LOG.log(Level.SEVERE, RateLimiter.internalErrorMessage("unexpected error in the Tollgate JAX-RS filter; the request goes through"), e);
             return;
         }
         @SuppressWarnings("unchecked")

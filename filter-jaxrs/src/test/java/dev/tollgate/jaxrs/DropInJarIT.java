@@ -21,7 +21,7 @@ class DropInJarIT {
         assertEquals(List.of(), DropInJars.classesOutsideTollgate(jar));
         assertTrue(DropInJars.has(jar, "dev/tollgate/shaded/redis/clients/jedis/RedisClient.class"));
         assertTrue(DropInJars.has(jar, "dev/tollgate/jaxrs/TollgateFeature.class"));
-        assertTrue(DropInJars.has(jar, "dev/tollgate/internal/bucket.lua"));
+        assertTrue(DropInJars.has(jar, "dev/tollgate/internal/redis/bucket.lua"));
     }
 
     @Test

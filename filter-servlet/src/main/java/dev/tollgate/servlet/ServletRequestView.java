@@ -26,7 +26,7 @@ final class ServletRequestView implements RequestView {
      * The container's decoded, normalised path inside the application, the one it routed by:
      * Tomcat has cut path parameters, merged {@code //} and resolved dot segments (encoded ones
      * too); a trailing slash stays in the path info. Matching reads the path that way
-     * ({@code dev.tollgate.internal.RequestPatterns}).
+     * ({@link dev.tollgate.RequestMatcher#parse}).
      */
     @Override
     public String path() {

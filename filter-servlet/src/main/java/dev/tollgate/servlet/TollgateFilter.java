@@ -6,7 +6,6 @@ import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.Messages;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
@@ -133,7 +132,7 @@ public class TollgateFilter implements Filter {
                 http.addHeader(h.name(), h.value());
             }
         } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, Messages.INTERNAL_ERROR + ": unexpected error in TollgateFilter; the request goes through", e);
+            LOG.log(Level.SEVERE, RateLimiter.internalErrorMessage("unexpected error in TollgateFilter; the request goes through"), e);
             answer = HttpAnswer.PASS;
         }
         if (answer.passes()) {
@@ -155,8 +154,8 @@ public class TollgateFilter implements Filter {
     private void notStarted(HttpServletResponse http) throws IOException {
         if (!warnedNotStarted) {
             warnedNotStarted = true;
-            LOG.severe(Messages.INTERNAL_ERROR + ": a request reached TollgateFilter, which has not started (its start"
-                    + " failed, or it was destroyed); it answers 503 rather than let requests through unlimited");
+            LOG.severe(RateLimiter.internalErrorMessage("a request reached TollgateFilter, which has not started (its start"
+                    + " failed, or it was destroyed); it answers 503 rather than let requests through unlimited"));
         }
         byte[] body = ("{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,"
                 + "\"detail\":\"The rate limiter did not start.\"}").getBytes(StandardCharsets.UTF_8);

@@ -42,7 +42,7 @@ class DropInJarIT {
         assertEquals(List.of(), DropInJars.classesOutsideTollgate(jar), "classes outside dev/tollgate could clash with the application's");
         assertTrue(DropInJars.has(jar, "dev/tollgate/shaded/redis/clients/jedis/RedisClient.class"), "Jedis is inside");
         assertTrue(DropInJars.has(jar, "dev/tollgate/shaded/pool2/impl/GenericObjectPool.class"), "commons-pool is inside");
-        assertTrue(DropInJars.has(jar, "dev/tollgate/internal/bucket.lua"), "the script is inside");
+        assertTrue(DropInJars.has(jar, "dev/tollgate/internal/redis/bucket.lua"), "the script is inside");
         assertTrue(DropInJars.has(jar, "dev/tollgate/servlet/TollgateFilter.class"));
     }
 

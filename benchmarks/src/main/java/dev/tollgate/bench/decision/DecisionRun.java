@@ -8,8 +8,8 @@ import dev.tollgate.bench.report.Charts;
 import dev.tollgate.bench.report.Json;
 import dev.tollgate.bench.report.Machine;
 import dev.tollgate.bench.report.Table;
-import dev.tollgate.internal.RedisStore;
-import dev.tollgate.spi.BucketRequest;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.redis.RedisStore;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -32,7 +33,6 @@ import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.annotations.Mode;
 import redis.clients.jedis.RedisClient;
 
 /**

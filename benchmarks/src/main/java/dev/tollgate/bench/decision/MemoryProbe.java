@@ -2,10 +2,10 @@ package dev.tollgate.bench.decision;
 
 import dev.tollgate.Limit;
 import dev.tollgate.bench.Clients;
-import dev.tollgate.internal.BucketKeys;
-import dev.tollgate.internal.JedisPort;
-import dev.tollgate.internal.RedisStore;
-import dev.tollgate.spi.BucketRequest;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.identity.BucketKeys;
+import dev.tollgate.internal.redis.JedisPort;
+import dev.tollgate.internal.redis.RedisStore;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.proxy.ProxyManager;

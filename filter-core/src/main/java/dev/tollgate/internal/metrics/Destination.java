@@ -1,6 +1,5 @@
 package dev.tollgate.internal.metrics;
 
-import dev.tollgate.internal.Metrics;
 
 /**
  * A sink and, for the start-up log, where it sends: the server's registry or a global one.

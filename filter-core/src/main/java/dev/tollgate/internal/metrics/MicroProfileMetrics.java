@@ -1,6 +1,5 @@
 package dev.tollgate.internal.metrics;
 
-import dev.tollgate.internal.Metrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,5 @@
 package dev.tollgate.internal.metrics;
 
-import dev.tollgate.internal.MicrometerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import java.util.function.LongSupplier;

@@ -1,6 +1,5 @@
 package dev.tollgate.internal.metrics;
 
-import dev.tollgate.internal.OpenTelemetryMetrics;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import java.util.function.LongSupplier;

@@ -1,0 +1,88 @@
+package dev.tollgate.internal.bucket;
+
+import dev.tollgate.LimitState;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What a store answers for one bucket of a request: where each of the bucket's limits stands, in
+ * the order of its limits. Both stores answer with one per bucket, in request order.
+ *
+ * <p>The bucket script answers with a flat array ({@code bucket.lua}: four integers per limit,
+ * then the decision's time); {@link #decode} is the one place that reads it.
+ *
+ * @param limits one state per limit of the bucket
+ */
+public record BucketReply(List<LimitState> limits) {
+
+    /** The integers the script answers per limit: remaining, next, reset, retry-after. */
+    private static final int PER_LIMIT = 4;
+
+    public BucketReply {
+        limits = List.copyOf(limits);
+    }
+
+    /** Whether every limit of this bucket admits the request. */
+    public boolean admits() {
+        for (LimitState s : limits) {
+            if (!s.admits()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The longest wait among this bucket's limits; 0 when it admits. */
+    public long retryAfterMicros() {
+        long retry = 0;
+        for (LimitState s : limits) {
+            retry = Math.max(retry, s.retryAfterMicros());
+        }
+        return retry;
+    }
+
+    /** Whether every enforcing bucket of a request admits it (shadow buckets never refuse a request). */
+    public static boolean enforcingAdmit(List<BucketRequest> requests, List<BucketReply> replies) {
+        for (int i = 0; i < requests.size(); i++) {
+            if (requests.get(i).enforcing() && !replies.get(i).admits()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Reads the bucket script's reply to {@code requests}: four integers per limit (remaining, µs
+     * until the next token, µs until full, µs until this limit admits), buckets in order then
+     * limits in order, then the decision's time ({@link #time}).
+     *
+     * @throws IllegalStateException when the reply does not have that shape
+     */
+    public static List<BucketReply> decode(List<BucketRequest> requests, long[] reply) {
+        int limits = 0;
+        for (BucketRequest r : requests) {
+            limits += r.limits().size();
+        }
+        if (reply == null || reply.length != limits * PER_LIMIT + 1) {
+            throw new IllegalStateException("the bucket script answered " + Arrays.toString(reply) + " for "
+                    + limits + " limits");
+        }
+        List<BucketReply> out = new ArrayList<>(requests.size());
+        int at = 0;
+        for (BucketRequest r : requests) {
+            List<LimitState> states = new ArrayList<>(r.limits().size());
+            for (var limit : r.limits()) {
+                states.add(new LimitState(limit, reply[at], reply[at + 1], reply[at + 2], reply[at + 3]));
+                at += PER_LIMIT;
+            }
+            out.add(new BucketReply(states));
+        }
+        return out;
+    }
+
+    /** The time of the decision in a script reply, in µs of the store's clock ({@code refund.lua} needs it). */
+    public static long time(long[] reply) {
+        return reply[reply.length - 1];
+    }
+}

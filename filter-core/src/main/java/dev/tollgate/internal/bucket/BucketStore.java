@@ -1,0 +1,30 @@
+package dev.tollgate.internal.bucket;
+
+import java.util.List;
+
+/**
+ * Keeps token buckets and decides, atomically, whether a request may take its tokens.
+ *
+ * <p>Not an extension point (it left {@code dev.tollgate.spi}: nothing public accepted a store):
+ * {@code RedisStore} and {@code LocalStore} are the two, held to one meaning by the test
+ * {@code BucketStoreContract}. Implementations must be thread-safe.
+ */
+public interface BucketStore extends AutoCloseable {
+
+    /**
+     * Checks every limit of every bucket in one atomic step. If every limit of every enforcing
+     * bucket admits the request, the enforcing buckets take their tokens, and each shadow bucket
+     * whose own limits admit it takes its tokens too. Otherwise nothing is taken from anything
+     * (all-or-nothing).
+     *
+     * @return one reply per request, in request order: where each of its limits stands
+     * @throws RuntimeException when the store cannot answer (Redis down, timeout)
+     */
+    List<BucketReply> acquire(List<BucketRequest> requests);
+
+    /** A short name for logs: {@code redis} or {@code local}. */
+    String name();
+
+    @Override
+    void close();
+}

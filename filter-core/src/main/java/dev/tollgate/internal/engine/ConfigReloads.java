@@ -1,0 +1,117 @@
+package dev.tollgate.internal.engine;
+
+import dev.tollgate.config.ConfigException;
+import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.Messages;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
+
+/**
+ * A limiter's configuration changes: reads it again, refuses a new one that breaks what code
+ * outside the configuration requires ({@link PolicyRequirement}), keeps the Redis settings of the
+ * start, logs, and polls on a daemon thread when {@code tollgate.reload-interval} asks to.
+ *
+ * <p>Thread-safe; {@link #next} is called under the limiter's lock.
+ */
+public final class ConfigReloads implements AutoCloseable {
+
+    private static final Logger CONFIG_LOG = Logger.getLogger("dev.tollgate.config");
+
+    private final String name;
+    private final Supplier<TollgateConfig> reloader;
+    private final Set<PolicyRequirement> requirements = ConcurrentHashMap.newKeySet();
+    private ScheduledExecutorService polling;
+
+    /** @param reloader reads the configuration again, or {@code null} when it cannot change */
+    public ConfigReloads(String name, Supplier<TollgateConfig> reloader) {
+        this.name = name;
+        this.reloader = reloader;
+    }
+
+    /** Calls {@code reload} every {@code every} on a daemon thread, unless there is nothing to reload or it is 0. */
+    public void poll(Duration every, Runnable reload) {
+        if (reloader == null || every.isZero()) {
+            return;
+        }
+        polling = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "tollgate-reload-" + name);
+            t.setDaemon(true);
+            return t;
+        });
+        polling.scheduleWithFixedDelay(reload, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Keeps a requirement for every later configuration.
+     *
+     * @throws ConfigException when {@code now} does not allow it (nothing is kept then)
+     */
+    public void require(PolicyRequirement r, TollgateConfig now) {
+        List<String> problems = new ArrayList<>(0);
+        r.check(now, problems);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        requirements.add(r);
+    }
+
+    /**
+     * The configuration to put in force instead of {@code now}, or {@code null} when it did not change.
+     *
+     * @throws ConfigException when the new configuration is not valid (logged); {@code now} stays
+     */
+    public TollgateConfig next(TollgateConfig now) {
+        if (reloader == null) {
+            return null;
+        }
+        TollgateConfig next;
+        try {
+            next = reloader.get();
+        } catch (ConfigException e) {
+            refused(e);
+            throw e;
+        }
+        if (next.fingerprint().equals(now.fingerprint())) {
+            return null;
+        }
+        List<String> problems = new ArrayList<>(0);
+        for (PolicyRequirement r : requirements) {
+            r.check(next, problems);
+        }
+        if (!problems.isEmpty()) {
+            ConfigException e = new ConfigException(problems);
+            refused(e);
+            throw e;
+        }
+        if (!Objects.equals(next.redis(), now.redis())) {
+            CONFIG_LOG.warning(() -> Messages.RELOADED + ": Redis settings of '" + name
+                    + "' changed; they take effect at the next start, the rest now");
+            next = next.withRedis(now.redis());
+        }
+        TollgateConfig applied = next;
+        CONFIG_LOG.info(() -> Messages.RELOADED + ": the configuration of '" + name + "' changed and is in force: "
+                + ConfigDescription.of(applied));
+        return next;
+    }
+
+    private void refused(ConfigException e) {
+        CONFIG_LOG.severe(() -> Messages.RELOAD_REFUSED + ": the configuration of '" + name
+                + "' did not change, because: " + e.getMessage());
+    }
+
+    @Override
+    public void close() {
+        if (polling != null) {
+            polling.shutdownNow();
+        }
+    }
+}

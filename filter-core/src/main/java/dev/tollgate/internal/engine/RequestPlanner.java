@@ -1,0 +1,114 @@
+package dev.tollgate.internal.engine;
+
+import dev.tollgate.Decision;
+import dev.tollgate.Mode;
+import dev.tollgate.Policy;
+import dev.tollgate.PolicyResult;
+import dev.tollgate.RequestView;
+import dev.tollgate.config.RedisSettings;
+import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.identity.ClientKeys;
+import dev.tollgate.internal.identity.ClientRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Plans a request: the allow-list, the plan, each policy's client key and cost, the store
+ * requests; and answers from the deny cache what the store refused for the same whole request.
+ *
+ * <p>Thread-safe.
+ */
+public final class RequestPlanner {
+
+    private final DenyCache denyCache;
+
+    public RequestPlanner(int maxCached, LongSupplier nanoTime) {
+        this.denyCache = new DenyCache(maxCached, nanoTime);
+    }
+
+    /** The configured policies whose {@code match} covers the request, in configured order. */
+    public static List<Policy> matching(TollgateConfig c, RequestView request) {
+        List<Policy> applicable = new ArrayList<>(2);
+        String method = safe(request::method);
+        String path = safe(request::path);
+        for (Policy p : c.policies()) {
+            if (p.match().matches(method, path)) {
+                applicable.add(p);
+            }
+        }
+        return applicable;
+    }
+
+    private static String safe(Supplier<String> s) {
+        try {
+            return s.get();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The plan of a request under the given policies, or {@code null} when the allow-list lets
+     * it through.
+     *
+     * @param costOverride tokens per request, or 0 for each policy's own cost
+     * @param useDenyCache whether to key the request for the deny cache
+     */
+    public RequestPlan plan(TollgateConfig c, RequestView original, List<Policy> policies, long costOverride,
+                            boolean useDenyCache) {
+        ClientRequest request = new ClientRequest(original, c.clientAddresses());
+        if (!c.allowList().isEmpty() && c.allowList().allows(request, request.clientBytes())) {
+            return null;
+        }
+        String plan = c.plans().select(request, request.fromTrustedProxy());
+        String method = request.method();
+        String path = request.path();
+        ClientKeys.Format format = new ClientKeys.Format(c.keyPrefix(), c.compactKeys(),
+                c.redis() != null && c.redis().topology() == RedisSettings.Topology.CLUSTER);
+        List<RequestPlan.Bucket> buckets = new ArrayList<>(policies.size());
+        // The deny cache's question: every bucket of the request and its cost (see DenyCache).
+        StringBuilder cacheKey = useDenyCache ? new StringBuilder() : null;
+        for (Policy p : policies) {
+            String client = ClientKeys.client(p, request);
+            long cost = costOverride > 0 ? costOverride : p.cost().of(method, path);
+            String key = ClientKeys.storageKey(format, p, plan, client);
+            if (useDenyCache) {
+                cacheKey.append(key).append('\u0000').append(cost).append('\u0000').append(p.mode()).append('\u0000');
+            }
+            buckets.add(new RequestPlan.Bucket(p, client,
+                    new BucketRequest(key, p.limitsFor(plan), cost, p.mode() == Mode.ENFORCE, p.algorithm())));
+        }
+        return new RequestPlan(plan, buckets, useDenyCache ? cacheKey.toString() : null);
+    }
+
+    /** The refusal the deny cache holds for this whole request under this configuration, or {@code null}. */
+    public Decision cached(RequestPlan plan, Object generation) {
+        if (plan.denyCacheKey() == null) {
+            return null;
+        }
+        List<PolicyResult> known = denyCache.refused(plan.denyCacheKey(), generation);
+        if (known == null) {
+            return null;
+        }
+        long retry = 0;
+        for (PolicyResult r : known) {
+            retry = Math.max(retry, r.retryAfterMicros());
+        }
+        return new Decision(Decision.Verdict.DENY, known, retry, Decision.Source.CACHE);
+    }
+
+    /** Remembers a refusal Redis gave this request, for {@link #cached}. */
+    public void remember(RequestPlan plan, Object generation, Decision d) {
+        if (plan.denyCacheKey() != null && d.verdict() == Decision.Verdict.DENY && d.source() == Decision.Source.REDIS) {
+            denyCache.remember(plan.denyCacheKey(), generation, d.denying());
+        }
+    }
+
+    /** Forgets every cached refusal (the configuration changed). */
+    public void clear() {
+        denyCache.clear();
+    }
+}

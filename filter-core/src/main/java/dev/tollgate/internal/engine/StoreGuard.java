@@ -1,0 +1,206 @@
+package dev.tollgate.internal.engine;
+
+import dev.tollgate.CircuitState;
+import dev.tollgate.Decision;
+import dev.tollgate.Health;
+import dev.tollgate.Mode;
+import dev.tollgate.Policy;
+import dev.tollgate.PolicyResult;
+import dev.tollgate.config.FailureMode;
+import dev.tollgate.config.RedisSettings;
+import dev.tollgate.config.Settings;
+import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.bucket.BucketReply;
+import dev.tollgate.internal.bucket.BucketStore;
+import dev.tollgate.internal.metrics.Metrics;
+import dev.tollgate.internal.redis.RedisPort;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Asks the store for a planned request and turns its reply into a {@link Decision}; guards the
+ * shared store (Redis) with a {@link Circuit}, and while it fails decides each policy by its
+ * failure mode ({@code closed}: 503, {@code open}: step aside, {@code local}: the in-memory
+ * fallback). Counts calls, failures and busy calls for health, JMX and metrics.
+ *
+ * <p>Thread-safe.
+ */
+public final class StoreGuard implements AutoCloseable {
+
+    private static final Logger REDIS_LOG = Logger.getLogger("dev.tollgate.redis");
+
+    private final BucketStore store;
+    private final BucketStore fallback;
+    private final Circuit circuit;
+    private final Metrics metrics;
+    private final LongAdder calls = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+    private final LongAdder busy = new LongAdder();
+    private volatile String lastFailure;
+
+    /**
+     * @param fallback the in-memory store while {@code store} (Redis) fails, or {@code null} when
+     *                 {@code store} is the in-memory store itself (then nothing is guarded)
+     * @param metrics  where measurements go; {@code null} for what {@code tollgate.metrics} says
+     */
+    public StoreGuard(TollgateConfig config, BucketStore store, BucketStore fallback, LongSupplier nanoTime,
+                      Metrics metrics, String name) {
+        this.store = store;
+        this.fallback = fallback;
+        RedisSettings redis = config.redis();
+        this.circuit = fallback == null ? null : new Circuit(
+                redis == null ? Settings.REDIS_CIRCUIT_FAILURES.defaultValue() : redis.circuitFailures(),
+                redis == null ? Settings.REDIS_CIRCUIT_OPEN_FOR.defaultValue() : redis.circuitOpenFor(),
+                nanoTime, redis == null ? store.name() : redis.describe());
+        this.metrics = metrics != null ? metrics : Metrics.create(config.metrics(), name,
+                () -> circuit == null ? 0 : circuit.stateCode(), () -> circuit == null ? 0 : circuit.downNanos());
+    }
+
+    public Metrics metrics() {
+        return metrics;
+    }
+
+    /** Whether a shared store is guarded (Redis with a fallback), as opposed to the in-memory store alone. */
+    public boolean guarded() {
+        return fallback != null;
+    }
+
+    /** Opens the circuit: the store did not answer at start. */
+    public void failedAtStart(RuntimeException e) {
+        circuit.open(e);
+        lastFailure = e.toString();
+    }
+
+    /** The decision for a planned request: the store's, or the failure modes' while it fails. */
+    public Decision decide(TollgateConfig c, RequestPlan plan) {
+        if (fallback == null) {
+            return toDecision(plan.plan(), plan.buckets(), store.acquire(plan.requests()), Decision.Source.LOCAL);
+        }
+        Circuit.Call call = circuit.tryCall();
+        if (call != null) {
+            try (call) { // closed without a verdict (busy, an Error), a probe is handed to the next request
+                calls.increment();
+                long start = System.nanoTime();
+                try {
+                    List<BucketReply> reply = store.acquire(plan.requests());
+                    metrics.redisCall(System.nanoTime() - start, true);
+                    call.succeeded();
+                    return toDecision(plan.plan(), plan.buckets(), reply, Decision.Source.REDIS);
+                } catch (RedisPort.BusyException e) {
+                    busy.increment(); // this node's pool was full: no verdict on Redis' health
+                } catch (RuntimeException e) {
+                    metrics.redisCall(System.nanoTime() - start, false);
+                    failures.increment();
+                    lastFailure = e.toString();
+                    call.failed(e);
+                    REDIS_LOG.log(Level.FINE, "a Redis call failed", e);
+                }
+            }
+        }
+        return degraded(c, plan);
+    }
+
+    /**
+     * The decision while Redis fails, each policy by its failure mode: {@code closed} policies
+     * refuse the request with 503, {@code open} ones step aside (reported with no limits),
+     * {@code local} ones decide with this node's memory.
+     */
+    private Decision degraded(TollgateConfig c, RequestPlan plan) {
+        List<PolicyResult> closed = new ArrayList<>(0);
+        List<PolicyResult> open = new ArrayList<>(0);
+        List<RequestPlan.Bucket> local = new ArrayList<>(plan.buckets().size());
+        for (RequestPlan.Bucket b : plan.buckets()) {
+            Policy p = b.policy();
+            FailureMode mode = p.failureMode() != null ? p.failureMode() : c.failureMode();
+            if (mode == FailureMode.CLOSED && p.mode() == Mode.ENFORCE) {
+                closed.add(new PolicyResult(p, b.client(), plan.plan(), List.of()));
+            } else if (mode == FailureMode.LOCAL) {
+                local.add(b);
+            } else {
+                open.add(new PolicyResult(p, b.client(), plan.plan(), List.of()));
+            }
+        }
+        if (!closed.isEmpty()) {
+            return new Decision(Decision.Verdict.UNAVAILABLE, closed, 1_000_000, Decision.Source.NONE);
+        }
+        if (local.isEmpty()) {
+            return new Decision(Decision.Verdict.ALLOW, open, 0, Decision.Source.NONE);
+        }
+        RequestPlan locally = new RequestPlan(plan.plan(), local, null);
+        Decision d = toDecision(plan.plan(), local, fallback.acquire(locally.requests()), Decision.Source.LOCAL);
+        if (open.isEmpty()) {
+            return d;
+        }
+        List<PolicyResult> all = new ArrayList<>(d.results());
+        all.addAll(open);
+        return new Decision(d.verdict(), all, d.retryAfterMicros(), d.source());
+    }
+
+    /** The decision from the store's replies, one per bucket: refused when an enforced policy refuses. */
+    static Decision toDecision(String plan, List<RequestPlan.Bucket> buckets, List<BucketReply> replies,
+                               Decision.Source source) {
+        List<PolicyResult> results = new ArrayList<>(buckets.size());
+        boolean denied = false;
+        long retry = 0;
+        for (int i = 0; i < buckets.size(); i++) {
+            RequestPlan.Bucket b = buckets.get(i);
+            PolicyResult r = new PolicyResult(b.policy(), b.client(), plan, replies.get(i).limits());
+            if (b.policy().mode() == Mode.ENFORCE && r.denied()) {
+                denied = true;
+                retry = Math.max(retry, r.retryAfterMicros());
+            }
+            results.add(r);
+        }
+        return new Decision(denied ? Decision.Verdict.DENY : Decision.Verdict.ALLOW, results, retry, source);
+    }
+
+    public long calls() {
+        return calls.sum();
+    }
+
+    public long failures() {
+        return failures.sum();
+    }
+
+    public long busy() {
+        return busy.sum();
+    }
+
+    public String lastFailure() {
+        return lastFailure;
+    }
+
+    /** The circuit's state, or {@code null} with the in-memory store alone. */
+    public CircuitState circuitState() {
+        return circuit == null ? null : circuit.state();
+    }
+
+    /** Where the store stands, for readiness checks. */
+    public Health health(String name, TollgateConfig c) {
+        if (circuit == null) {
+            return new Health(name, true, "memory", "none", false, 0, 0, null);
+        }
+        CircuitState s = circuit.state();
+        boolean fallbackNow = s != CircuitState.CLOSED;
+        boolean closedPolicy = c.failureMode() == FailureMode.CLOSED;
+        for (Policy p : c.policies()) {
+            closedPolicy |= p.failureMode() == FailureMode.CLOSED;
+        }
+        return new Health(name, !(fallbackNow && closedPolicy), "redis", s.name().toLowerCase(Locale.ROOT), fallbackNow,
+                calls.sum(), failures.sum(), lastFailure);
+    }
+
+    @Override
+    public void close() {
+        metrics.close();
+        store.close();
+        if (fallback != null) {
+            fallback.close();
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.tollgate.internal.http;
+
+import dev.tollgate.Decision;
+import dev.tollgate.HttpAnswer;
+import dev.tollgate.HttpAnswer.Header;
+import dev.tollgate.Limit;
+import dev.tollgate.LimitState;
+import dev.tollgate.Mode;
+import dev.tollgate.PolicyResult;
+import dev.tollgate.config.HeaderStyle;
+import dev.tollgate.internal.local.Gcra;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns a decision into headers and, on refusal, a status and a problem document. Shared by the
+ * servlet and JAX-RS adapters so that both speak exactly the same HTTP.
+ *
+ * <p>Headers follow draft-ietf-httpapi-ratelimit-headers-11: for each limit of each enforcing
+ * policy that applied, {@code RateLimit-Policy: "<name>";q=<burst>;w=<seconds to refill the burst>}
+ * and {@code RateLimit: "<name>";r=<remaining>;t=<seconds until more quota>} (on a refusal by
+ * that limit, {@code t} is the seconds until it would admit the request). Shadow policies are
+ * invisible to clients.
+ */
+public final class HttpContract {
+
+    public static final String QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+    public static final String REDUCED_CAPACITY = "https://iana.org/assignments/http-problem-types#temporary-reduced-capacity";
+
+    private HttpContract() {
+    }
+
+    public static HttpAnswer answer(Decision decision, HeaderStyle style) {
+        return answer(decision, style, 0);
+    }
+
+    /**
+     * @param jitterSeconds the most whole seconds added at random to {@code Retry-After}, so that
+     *                      refused clients do not all come back at once; never subtracted
+     */
+    public static HttpAnswer answer(Decision decision, HeaderStyle style, long jitterSeconds) {
+        List<Header> headers = new ArrayList<>(4);
+        if (style.draft()) {
+            draft(decision, headers);
+        }
+        if (style.legacy()) {
+            legacy(decision, headers);
+        }
+        switch (decision.verdict()) {
+            case ALLOW:
+                return headers.isEmpty() ? HttpAnswer.PASS : new HttpAnswer(0, headers, null, null);
+            case DENY: {
+                long seconds = retryAfterSeconds(decision.retryAfterMicros())
+                        + (jitterSeconds > 0 ? java.util.concurrent.ThreadLocalRandom.current().nextLong(jitterSeconds + 1) : 0);
+                headers.add(new Header("Retry-After", Long.toString(seconds)));
+                return new HttpAnswer(429, headers, "application/problem+json", problem(decision, seconds));
+            }
+            default: {
+                headers.add(new Header("Retry-After", "1"));
+                StringBuilder names = new StringBuilder();
+                for (PolicyResult r : decision.results()) {
+                    names.append(names.length() > 0 ? "," : "").append('"').append(r.policy().name()).append('"');
+                }
+                return new HttpAnswer(503, headers, "application/problem+json",
+                        "{\"type\":\"" + REDUCED_CAPACITY + "\","
+                                + "\"title\":\"Request cannot be satisfied due to temporary server capacity constraints\","
+                                + "\"status\":503,"
+                                + "\"detail\":\"The rate limiter cannot reach its store, and these policies refuse requests"
+                                + " until it can.\",\"violated-policies\":[" + names + "],\"retry-after\":1}");
+            }
+        }
+    }
+
+    /** Whole seconds, rounded up, at least 1: never earlier than the moment the request could pass. */
+    public static long retryAfterSeconds(long micros) {
+        return Math.max(1, Gcra.ceilDiv(micros, 1_000_000));
+    }
+
+    private static long seconds(long micros) {
+        return Gcra.ceilDiv(micros, 1_000_000);
+    }
+
+    private static void draft(Decision decision, List<Header> headers) {
+        StringBuilder policy = new StringBuilder();
+        StringBuilder state = new StringBuilder();
+        for (PolicyResult r : decision.results()) {
+            if (r.policy().mode() != Mode.ENFORCE) {
+                continue;
+            }
+            List<LimitState> limits = r.limits();
+            for (int i = 0; i < limits.size(); i++) {
+                LimitState s = limits.get(i);
+                Limit l = s.limit();
+                String name = r.limitName(i);
+                if (policy.length() > 0) {
+                    policy.append(", ");
+                    state.append(", ");
+                }
+                policy.append('"').append(name).append("\";q=").append(l.capacity())
+                        .append(";w=").append(Math.max(1, seconds(l.microsToFill())));
+                long t = s.admits() ? s.nextMicros() : s.retryAfterMicros();
+                state.append('"').append(name).append("\";r=").append(s.remaining())
+                        .append(";t=").append(seconds(t));
+            }
+        }
+        if (policy.length() > 0) {
+            headers.add(new Header("RateLimit-Policy", policy.toString()));
+            headers.add(new Header("RateLimit", state.toString()));
+        }
+    }
+
+    /** The legacy trio, for the limit closest to refusing (fewest remaining, then longest reset). */
+    private static void legacy(Decision decision, List<Header> headers) {
+        LimitState binding = null;
+        for (PolicyResult r : decision.results()) {
+            if (r.policy().mode() != Mode.ENFORCE) {
+                continue;
+            }
+            for (LimitState s : r.limits()) {
+                if (binding == null || s.remaining() < binding.remaining()
+                        || (s.remaining() == binding.remaining() && s.resetMicros() > binding.resetMicros())) {
+                    binding = s;
+                }
+            }
+        }
+        if (binding != null) {
+            headers.add(new Header("X-RateLimit-Limit", Long.toString(binding.limit().capacity())));
+            headers.add(new Header("X-RateLimit-Remaining", Long.toString(binding.remaining())));
+            headers.add(new Header("X-RateLimit-Reset", Long.toString(seconds(binding.resetMicros()))));
+        }
+    }
+
+    private static String problem(Decision decision, long seconds) {
+        StringBuilder violated = new StringBuilder();
+        StringBuilder policies = new StringBuilder();
+        for (PolicyResult r : decision.denying()) {
+            if (policies.length() > 0) {
+                policies.append(", ");
+            }
+            policies.append('\'').append(r.policy().name()).append('\'');
+            for (int i = 0; i < r.limits().size(); i++) {
+                if (!r.limits().get(i).admits()) {
+                    if (violated.length() > 0) {
+                        violated.append(',');
+                    }
+                    violated.append('"').append(r.limitName(i)).append('"');
+                }
+            }
+        }
+        // Policy names are restricted to [A-Za-z0-9_.-], so they need no JSON escaping.
+        return "{\"type\":\"" + QUOTA_EXCEEDED + "\","
+                + "\"title\":\"Request cannot be satisfied as assigned quota has been exceeded\","
+                + "\"status\":429,"
+                + "\"detail\":\"Rate limit of policy " + policies + " exceeded; retry in " + seconds + " s.\","
+                + "\"violated-policies\":[" + violated + "],"
+                + "\"retry-after\":" + seconds + "}";
+    }
+}

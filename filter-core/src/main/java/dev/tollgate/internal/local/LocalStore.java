@@ -1,0 +1,353 @@
+package dev.tollgate.internal.local;
+
+import dev.tollgate.Algorithm;
+import dev.tollgate.Limit;
+import dev.tollgate.LimitState;
+import dev.tollgate.internal.bucket.BucketReply;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.bucket.BucketStore;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Token buckets in this JVM's memory, with the same meaning as the Redis store: for one server,
+ * and as the fallback while Redis fails.
+ *
+ * <p>Bounded in bytes. It holds at most {@code maxKeys} keys; each costs its map entry, its key
+ * and its state: about 150 bytes plus the key's length plus 24 bytes per limit. Sliding logs also
+ * hold their entries, in slots of 8 bytes that grow with use ({@link SlidingLog}); all logs
+ * together hold at most {@link #logSlotBudget(int)} slots, {@code 16 x maxKeys} but never less
+ * than one full log of {@value Algorithm#MAX_LOG_ENTRIES} per lock stripe: 12.8 MB at the
+ * default 100,000 keys. Beyond either bound the least recently used key (for the slot budget,
+ * the least recently used log) is forgotten, which gives that client a full bucket again. A
+ * flood therefore costs a bounded amount of memory and, at worst, lets the forgotten clients
+ * start over. A bucket that is full again is the same as an absent one.
+ *
+ * <p>Thread-safe: the keys are spread over lock stripes; one call locks the stripes of its keys
+ * in a fixed order, so calls over several keys are atomic and cannot deadlock.
+ *
+ * <p>Longer than most classes on purpose: it is the in-memory twin of {@code bucket.lua} (both
+ * algorithms, all-or-nothing across buckets, striped locks, bounded memory with eviction), and
+ * reading it next to the script is easier in one file.
+ */
+public final class LocalStore implements BucketStore {
+
+    private static final int STRIPES = 64;
+    /** Log slots per key on average, for the slot budget. */
+    private static final int LOG_SLOTS_PER_KEY = 16;
+
+    private final MicroClock clock;
+    private final Stripe[] stripes = new Stripe[STRIPES];
+
+    public LocalStore(int maxKeys, MicroClock clock) {
+        if (maxKeys < STRIPES) {
+            throw new IllegalArgumentException("maxKeys must be at least " + STRIPES + ", got " + maxKeys);
+        }
+        this.clock = clock;
+        int perStripe = maxKeys / STRIPES;
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new Stripe(perStripe, logSlotBudget(maxKeys) / STRIPES);
+        }
+    }
+
+    /** The most log slots (8 bytes each) a store of {@code maxKeys} keys holds. */
+    static long logSlotBudget(int maxKeys) {
+        return STRIPES * Math.max(Algorithm.MAX_LOG_ENTRIES, (long) LOG_SLOTS_PER_KEY * (maxKeys / STRIPES));
+    }
+
+    @Override
+    public String name() {
+        return "local";
+    }
+
+    /** How many buckets are held now, full ones included until they are swept. */
+    public int size() {
+        int n = 0;
+        for (Stripe s : stripes) {
+            s.lock.lock();
+            try {
+                n += s.map.size();
+            } finally {
+                s.lock.unlock();
+            }
+        }
+        return n;
+    }
+
+    /** What the store holds, counted: keys, sliding logs, their entries and the slots allocated for them. */
+    record Usage(int keys, int logs, long logEntries, long logSlots) {
+    }
+
+    Usage usage() {
+        int keys = 0;
+        int logs = 0;
+        long entries = 0;
+        long slots = 0;
+        for (Stripe s : stripes) {
+            s.lock.lock();
+            try {
+                keys += s.map.size();
+                for (Object v : s.map.values()) {
+                    if (v instanceof SlidingLog log) {
+                        logs++;
+                        entries += log.size();
+                        slots += log.slots();
+                    }
+                }
+            } finally {
+                s.lock.unlock();
+            }
+        }
+        return new Usage(keys, logs, entries, slots);
+    }
+
+    @Override
+    public List<BucketReply> acquire(List<BucketRequest> requests) {
+        List<BucketReply> out = new ArrayList<>(requests.size());
+        long stripeMask = 0;
+        for (BucketRequest r : requests) {
+            stripeMask |= 1L << stripeOf(r.key());
+        }
+        lockAll(stripeMask);
+        try {
+            long now = clock.nowMicros();
+            int n = requests.size();
+            long[][] wanted = new long[n][];
+            long[][] debts = new long[n][];
+            boolean[] capped = new boolean[n];
+            SlidingLog[] logs = new SlidingLog[n];
+            boolean[] admits = new boolean[n];
+            boolean enforcingAdmit = true;
+            for (int i = 0; i < n; i++) {
+                BucketRequest r = requests.get(i);
+                List<Limit> limits = r.limits();
+                Stripe stripe = stripes[stripeOf(r.key())];
+                long[] w = new long[limits.size()];
+                boolean ok = true;
+                if (r.algorithm() == Algorithm.SLIDING_LOG) {
+                    SlidingLog log = stripe.log(r.key(), now, limits);
+                    for (int j = 0; j < w.length; j++) {
+                        Limit l = limits.get(j);
+                        w[j] = log.countAfter(now - l.windowMicros()) + r.cost();
+                        ok &= w[j] <= l.capacity();
+                    }
+                    logs[i] = log;
+                } else {
+                    long[] state = stripe.bucket(r.key(), now, limits.size());
+                    long[] d = new long[w.length];
+                    for (int j = 0; j < w.length; j++) {
+                        Limit l = limits.get(j);
+                        long full = l.capacity() * l.refillPeriodMicros();
+                        d[j] = state == null ? 0 : Gcra.debt(state[3 * j], state[3 * j + 1], state[3 * j + 2], now, l);
+                        if (d[j] > full) {
+                            d[j] = full;
+                            capped[i] = true;
+                        }
+                        w[j] = d[j] + r.cost() * l.refillPeriodMicros();
+                        ok &= w[j] <= full;
+                    }
+                    debts[i] = d;
+                }
+                wanted[i] = w;
+                admits[i] = ok;
+                if (r.enforcing() && !ok) {
+                    enforcingAdmit = false;
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                BucketRequest r = requests.get(i);
+                boolean take = enforcingAdmit && admits[i];
+                List<Limit> limits = r.limits();
+                Stripe stripe = stripes[stripeOf(r.key())];
+                List<LimitState> states = new ArrayList<>(limits.size());
+                if (logs[i] != null) {
+                    if (take) {
+                        logs[i].dropUpTo(now - longestWindow(limits));
+                        logs[i].add(now, r.cost(), largestCount(limits));
+                    }
+                    for (int j = 0; j < limits.size(); j++) {
+                        states.add(logs[i].answer(limits.get(j), now, wanted[i][j]));
+                    }
+                    stripe.keep(r.key(), logs[i]);
+                    out.add(new BucketReply(states));
+                    continue;
+                }
+                // Written when taken, and when capped even if refused: see Gcra.
+                boolean write = take || capped[i];
+                long[] state = write ? new long[3 * limits.size() + 1] : null;
+                long expires = now;
+                for (int j = 0; j < limits.size(); j++) {
+                    Limit limit = limits.get(j);
+                    long after = take ? wanted[i][j] : debts[i][j];
+                    states.add(Gcra.answer(limit, after, wanted[i][j]));
+                    if (write) {
+                        state[3 * j] = Gcra.tatMicros(now, after, limit);
+                        state[3 * j + 1] = Gcra.tatFrac(after, limit);
+                        state[3 * j + 2] = limit.refillTokens();
+                        expires = Math.max(expires, now + Gcra.ceilDiv(after, limit.refillTokens()));
+                    }
+                }
+                if (write) {
+                    state[3 * limits.size()] = expires;
+                    stripe.put(r.key(), state);
+                }
+                out.add(new BucketReply(states));
+            }
+            return out;
+        } finally {
+            unlockAll(stripeMask);
+        }
+    }
+
+    private static long longestWindow(List<Limit> limits) {
+        long longest = 0;
+        for (Limit l : limits) {
+            longest = Math.max(longest, l.windowMicros());
+        }
+        return longest;
+    }
+
+    private static long largestCount(List<Limit> limits) {
+        long most = 0;
+        for (Limit l : limits) {
+            most = Math.max(most, l.capacity());
+        }
+        return most;
+    }
+
+    @Override
+    public void close() {
+        for (Stripe s : stripes) {
+            s.lock.lock();
+            try {
+                s.map.clear();
+                s.logSlots = 0;
+            } finally {
+                s.lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * The stripe of a key, from the top bits of a multiplicative hash. Not from the low bits: each
+     * stripe's HashMap indexes its table by the low bits of the same hash, and if the stripe had
+     * already fixed them, every key of a stripe would crowd into 1/64 of its table's buckets.
+     */
+    private static int stripeOf(String key) {
+        return (key.hashCode() * 0x9E3779B9) >>> (Integer.SIZE - Integer.numberOfTrailingZeros(STRIPES));
+    }
+
+    private void lockAll(long mask) {
+        for (int i = 0; i < STRIPES; i++) {
+            if ((mask & (1L << i)) != 0) {
+                stripes[i].lock.lock();
+            }
+        }
+    }
+
+    private void unlockAll(long mask) {
+        for (int i = STRIPES - 1; i >= 0; i--) {
+            if ((mask & (1L << i)) != 0) {
+                stripes[i].lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * One lock and one access-ordered map. A value is a token-bucket state ({@code long[]}: TAT,
+     * remainder and its unit per limit, then the expiry in µs) or a {@link SlidingLog}. A value of
+     * the other algorithm than the request's is treated as absent and dropped (keys name their
+     * algorithm, so only a caller that does not can meet one).
+     */
+    private static final class Stripe {
+        final ReentrantLock lock = new ReentrantLock();
+        final int max;
+        final long maxLogSlots;
+        final LinkedHashMap<String, Object> map;
+        long logSlots;
+
+        Stripe(int max, long maxLogSlots) {
+            this.max = max;
+            this.maxLogSlots = maxLogSlots;
+            this.map = new LinkedHashMap<>(16, 0.75f, true);
+        }
+
+        /**
+         * The token-bucket state, or {@code null} when absent, full again, or of another shape. A
+         * state written for another number of limits is kept (see bucket.lua: a refused read must
+         * change nothing a later read could tell).
+         */
+        long[] bucket(String key, long now, int limits) {
+            Object v = map.get(key);
+            if (v instanceof long[] state && state[state.length - 1] > now) {
+                return state.length == 3 * limits + 1 ? state : null;
+            }
+            if (v != null) {
+                remove(key);
+            }
+            return null;
+        }
+
+        /** The log, trimmed (see {@link SlidingLog#keepNewest}); a new, unstored one when absent. */
+        SlidingLog log(String key, long now, List<Limit> limits) {
+            Object v = map.get(key);
+            if (v instanceof SlidingLog log) {
+                log.keepNewest(largestCount(limits));
+                return log;
+            }
+            if (v != null) {
+                remove(key);
+            }
+            return new SlidingLog();
+        }
+
+        /** Stores a log after a decision (an empty one is absent), counting its slots. */
+        void keep(String key, SlidingLog log) {
+            if (log.isEmpty()) {
+                if (map.get(key) == log) {
+                    remove(key);
+                }
+                return;
+            }
+            put(key, log);
+            logSlots += log.slots() - log.charged;
+            log.charged = log.slots();
+            if (logSlots > maxLogSlots) {
+                // The least recently used logs go; buckets free no slots, so they stay.
+                var eldest = map.entrySet().iterator();
+                while (logSlots > maxLogSlots && eldest.hasNext()) {
+                    var e = eldest.next();
+                    if (e.getValue() instanceof SlidingLog other && other != log) {
+                        eldest.remove();
+                        logSlots -= other.charged;
+                    }
+                }
+            }
+        }
+
+        void put(String key, Object state) {
+            Object old = map.put(key, state);
+            if (old instanceof SlidingLog log && old != state) {
+                logSlots -= log.charged;
+            }
+            if (map.size() > max) {
+                // The least recently used bucket goes: it is the likeliest to be full again.
+                var eldest = map.values().iterator();
+                Object gone = eldest.next();
+                eldest.remove();
+                if (gone instanceof SlidingLog log) {
+                    logSlots -= log.charged;
+                }
+            }
+        }
+
+        void remove(String key) {
+            if (map.remove(key) instanceof SlidingLog log) {
+                logSlots -= log.charged;
+            }
+        }
+    }
+}

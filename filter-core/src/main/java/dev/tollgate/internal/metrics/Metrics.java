@@ -1,0 +1,170 @@
+package dev.tollgate.internal.metrics;
+
+import dev.tollgate.Decision;
+import dev.tollgate.Mode;
+import dev.tollgate.PolicyResult;
+import dev.tollgate.internal.Messages;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Where Tollgate's measurements go: OpenTelemetry, Micrometer, both, or nowhere. Every metric is
+ * tagged by policy, outcome and store at most, never by client, so cardinality is bounded by
+ * the configuration.
+ *
+ * <ul>
+ *   <li>{@code tollgate.decisions} (counter): one per policy per decision; {@code policy},
+ *       {@code outcome} ({@code allowed}, {@code denied}, {@code denied_by_other},
+ *       {@code shadow_denied}, {@code unavailable}), {@code store} ({@code redis}, {@code local},
+ *       {@code none}) and {@code fallback} ({@code true} when Redis was configured but did not
+ *       decide).</li>
+ *   <li>{@code tollgate.redis.duration} (histogram, seconds): each call to Redis; {@code result}
+ *       ({@code ok}, {@code error}).</li>
+ *   <li>{@code tollgate.redis.circuit} (gauge): 0 closed, 1 half-open, 2 open; {@code limiter}.</li>
+ *   <li>{@code tollgate.fallback.time} (counter, seconds): time spent with the circuit not closed;
+ *       {@code limiter}.</li>
+ *   <li>{@code tollgate.deny_cache.hits} (counter): refusals answered from memory; {@code policy}.</li>
+ * </ul>
+ *
+ * <p>Thread-safe.
+ */
+public abstract class Metrics {
+
+    static final Logger LOG = Logger.getLogger("dev.tollgate");
+
+    /** Records nothing. */
+    public static final Metrics NONE = new Metrics() {
+    };
+
+    /**
+     * The bindings for {@code tollgate.metrics}: {@code auto} takes every library present,
+     * {@code none} none; else a comma-separated choice of {@code opentelemetry}, {@code micrometer},
+     * {@code microprofile}. Each goes to the server's registry (a CDI bean) when the application
+     * has one, else to the library's global one; MicroProfile Metrics only to the server's.
+     */
+    public static Metrics create(String choice, String limiter, Supplier<Integer> circuitState, LongSupplier fallbackNanos) {
+        String c = choice.toLowerCase(Locale.ROOT);
+        boolean auto = c.equals("auto");
+        List<Metrics> sinks = new ArrayList<>(2);
+        if ((auto || c.contains("opentelemetry")) && present("io.opentelemetry.api.GlobalOpenTelemetry")) {
+            sinks.add(bind("OpenTelemetry", () -> ServerOpenTelemetry.create(limiter, circuitState, fallbackNanos)));
+        }
+        if ((auto || c.contains("micrometer")) && present("io.micrometer.core.instrument.Metrics")) {
+            sinks.add(bind("Micrometer", () -> ServerMicrometer.create(limiter, circuitState, fallbackNanos)));
+        }
+        if ((auto || c.contains("microprofile")) && present("org.eclipse.microprofile.metrics.MetricRegistry")) {
+            sinks.add(bind("MicroProfile Metrics", () -> MicroProfileMetrics.create(limiter, circuitState, fallbackNanos)));
+        }
+        sinks.removeIf(m -> m == NONE);
+        if (sinks.isEmpty()) {
+            return NONE;
+        }
+        return sinks.size() == 1 ? sinks.get(0) : new Both(sinks);
+    }
+
+    private static boolean present(String className) {
+        try {
+            Class.forName(className, false, Metrics.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    private static Metrics bind(String name, Supplier<Destination> binding) {
+        try {
+            Destination d = binding.get();
+            if (d.metrics() != NONE) {
+                LOG.info(() -> Messages.METRICS + ": metrics go to " + name + ": " + d.where());
+            }
+            return d.metrics();
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(Level.WARNING, Messages.METRICS + ": " + name + " is present but cannot be used; no metrics go there", e);
+            return NONE;
+        }
+    }
+
+    /** Counts a decision, once per policy that applied. */
+    public void decision(Decision d, boolean redisConfigured) {
+        if (d.results().isEmpty()) {
+            return;
+        }
+        String store = d.source().name().toLowerCase(Locale.ROOT);
+        boolean fallback = redisConfigured && (d.source() == Decision.Source.LOCAL || d.source() == Decision.Source.NONE);
+        for (PolicyResult r : d.results()) {
+            count(r.policy().name(), outcome(d, r), store, fallback);
+        }
+    }
+
+    static String outcome(Decision d, PolicyResult r) {
+        if (r.policy().mode() == Mode.SHADOW) {
+            return r.denied() ? "shadow_denied" : "allowed";
+        }
+        switch (d.verdict()) {
+            case ALLOW:
+                return "allowed";
+            case UNAVAILABLE:
+                return "unavailable";
+            default:
+                return r.denied() ? "denied" : "denied_by_other";
+        }
+    }
+
+    /** One decision of one policy. */
+    protected void count(String policy, String outcome, String store, boolean fallback) {
+    }
+
+    /** One call to Redis and how long it took. */
+    public void redisCall(long nanos, boolean ok) {
+    }
+
+    /** A refusal answered from the deny cache, without Redis. */
+    public void denyCacheHit(String policy) {
+    }
+
+    /** Unregisters what was registered, so an undeployed application leaves nothing behind. */
+    public void close() {
+    }
+
+    /** Both bindings at once. */
+    private static final class Both extends Metrics {
+        private final List<Metrics> sinks;
+
+        Both(List<Metrics> sinks) {
+            this.sinks = List.copyOf(sinks);
+        }
+
+        @Override
+        protected void count(String policy, String outcome, String store, boolean fallback) {
+            for (Metrics m : sinks) {
+                m.count(policy, outcome, store, fallback);
+            }
+        }
+
+        @Override
+        public void redisCall(long nanos, boolean ok) {
+            for (Metrics m : sinks) {
+                m.redisCall(nanos, ok);
+            }
+        }
+
+        @Override
+        public void denyCacheHit(String policy) {
+            for (Metrics m : sinks) {
+                m.denyCacheHit(policy);
+            }
+        }
+
+        @Override
+        public void close() {
+            for (Metrics m : sinks) {
+                m.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,545 @@
+package dev.tollgate.internal.redis;
+
+import dev.tollgate.config.RedisSettings;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisSentinelClient;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.util.Delay;
+import redis.clients.jedis.util.JedisClusterCRC16;
+import redis.clients.jedis.util.Pool;
+
+/**
+ * {@link RedisPort} over a Jedis 8 client: standalone, Cluster or Sentinel. Thread-safe: Jedis
+ * clients pool their connections.
+ *
+ * <p>The time budget {@code t} ({@code tollgate.redis.timeout}) bounds a whole script call,
+ * however Redis fails. Outside a cluster this port sends its calls itself on a pooled connection
+ * of the primary, and every wait is given only what is left of {@code t}: a caller starts a round
+ * trip only with at least {@code 3t/4} left (what opening a new connection takes when Redis
+ * does not answer: connect {@code t/4} and the handshake's two replies {@code t/4} each, as
+ * {@link #connect} configures Jedis), waits for a pooled connection only what is left beyond that, and reads each
+ * reply with a socket timeout of what is left. A script Redis has lost ({@code NOSCRIPT}) is sent
+ * whole on the same connection within the same budget ({@code EVAL} caches it again). A call that
+ * fails on a connection Redis closed (a restart) is tried once more on a fresh connection, only
+ * with that much still left. A connection a call gives up on is handed back closed and replaced
+ * by the next caller (within its time for a new connection), not by the caller out of time.
+ * The one wait Jedis bounds alone is a new connection's handshake: Jedis 8 makes two round trips
+ * ({@code HELLO}, then {@code CLIENT SETNAME}/{@code SETINFO}), each read within {@code t/4} outside
+ * a cluster, so connect and handshake together stay within the {@code 3t/4} a call keeps for them.
+ * In a cluster, Jedis routes each call and its own timeouts apply: connect {@code t/4}, read
+ * {@code t/2}, retries within {@code t}.
+ *
+ * <p>Outside a cluster, concurrent script calls are pipelined ({@code tollgate.redis.auto-pipelining}):
+ * see {@link AutoPipeline}. A caller alone still makes one plain round trip.
+ *
+ * <p>Longer than most classes on purpose: it is the one class that knows Jedis, so every Jedis
+ * call (three topologies, pooling, the script cache, error translation) stays here and a Jedis
+ * upgrade touches this file alone.
+ */
+public final class JedisPort implements RedisPort {
+
+    /** Most commands sent in one write when calls are pipelined. */
+    static final int MAX_BATCH = 128;
+
+    /**
+     * A script call: by its SHA-1 when {@code sha1} is set, else sent whole; a call by SHA-1 that
+     * also has the {@code script} is sent whole when Redis has lost it.
+     */
+    private record Script(byte[] sha1, byte[] script, List<byte[]> keys, List<byte[]> args) {
+    }
+
+    private final UnifiedJedis jedis;
+    private final String description;
+    private final boolean clustered;
+    private final Runnable dropIdleConnections;
+    private final long timeoutNanos;
+    /** What opening a connection takes when Redis does not answer: connect {@code t/4}, two reads {@code t/4}. */
+    private final long newConnectionNanos;
+    /** The primary's pool, on which this port sends its own calls; null in a cluster. */
+    private final Supplier<Pool<Connection>> primary;
+    /** Concurrent script calls sent together; null when each call has a connection of its own. */
+    private final AutoPipeline<Script> pipeline;
+
+    JedisPort(UnifiedJedis jedis, String description, boolean clustered, Runnable dropIdleConnections, Duration timeout,
+              int pipelineLeaders) {
+        this.jedis = jedis;
+        this.description = description;
+        this.clustered = clustered;
+        this.dropIdleConnections = dropIdleConnections;
+        this.timeoutNanos = timeout.toNanos();
+        // below 4 ms, Jedis' timeouts (whole milliseconds, at least 1) add up to more than 3/4 of t
+        this.newConnectionNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(3L * millis(timeout, 4)), timeoutNanos * 3 / 4);
+        this.primary = clustered ? null : primaryPool(jedis);
+        this.pipeline = !clustered && pipelineLeaders > 0
+                ? new AutoPipeline<>(pipelineLeaders, MAX_BATCH, newConnectionNanos, this::send, System::nanoTime)
+                : null;
+    }
+
+    /** How to find the primary's pool now (a Sentinel failover replaces it). */
+    private static Supplier<Pool<Connection>> primaryPool(UnifiedJedis jedis) {
+        if (jedis instanceof RedisClient client) {
+            Pool<Connection> pool = client.getPool();
+            return () -> pool;
+        }
+        if (jedis instanceof RedisSentinelClient client) {
+            return () -> client.getPrimaryNodesConnectionMap().values().iterator().next();
+        }
+        throw new IllegalArgumentException("no pool of a primary in " + jedis.getClass().getName());
+    }
+
+    /**
+     * A port for the configured topology that makes its Jedis client on first use, and again on a
+     * later call while it could not (see {@link ConnectingPort}): nothing fails here if Redis is
+     * down, whatever the topology, and a server older than {@link RedisVersion#MINIMUM} is refused
+     * like an unreachable one.
+     */
+    public static RedisPort create(RedisSettings settings) {
+        Duration t = settings.timeout();
+        // An attempt asks each seed or sentinel in turn (connect and answer, at most 3/4 of the
+        // budget each), then the server its version: this bounds how long close() waits for one.
+        Duration attemptBound = t.multipliedBy(settings.nodes().size() + 2);
+        return new ConnectingPort(() -> connectExplained(settings), ConnectingPort.threadPerAttempt("tollgate-redis-connect"),
+                t.dividedBy(4), attemptBound, settings.describe(),
+                settings.topology() == RedisSettings.Topology.CLUSTER ? JedisClusterCRC16::getSlot : null);
+    }
+
+    /**
+     * A Jedis client for the configured topology, made now: Cluster and Sentinel clients ask
+     * Redis for the topology as they are built, and throw if it does not answer.
+     */
+    static JedisPort connect(RedisSettings settings) {
+        Duration t = settings.timeout();
+        int borrow = millis(t, 4);
+        int connect = millis(t, 4);
+        // Outside a cluster, script calls set their own read timeout to what is left of the
+        // budget; this one bounds only the handshake of a new connection (two round trips), so
+        // that connect and handshake stay within the 3/4 of the budget a call keeps for them.
+        // In a cluster Jedis reads every reply with it.
+        int read = settings.topology() == RedisSettings.Topology.CLUSTER ? millis(t, 2) : millis(t, 4);
+        RedisTls tls = RedisTls.of(settings);
+        DefaultJedisClientConfig.Builder config = tls.configure(DefaultJedisClientConfig.builder())
+                .connectionTimeoutMillis(connect)
+                .socketTimeoutMillis(read)
+                .clientName("tollgate");
+        if (settings.user() != null) {
+            config.user(settings.user());
+        }
+        if (settings.password() != null) {
+            config.password(settings.password());
+        }
+        ConnectionPoolConfig pool = poolConfig(settings.poolSize(), Duration.ofMillis(borrow));
+        switch (settings.topology()) {
+            case CLUSTER: {
+                RedisClusterClient client = RedisClusterClient.builder()
+                        .nodes(hosts(settings.nodes()))
+                        .clientConfig(config.build())
+                        .poolConfig(pool)
+                        .maxAttempts(2)
+                        .maxTotalRetriesDuration(t)
+                        .build();
+                // no pipelining across a cluster: each call goes to the node of its slot
+                return new JedisPort(client, settings.describe(), true, () -> { }, t, 0);
+            }
+            case SENTINEL: {
+                DefaultJedisClientConfig.Builder sentinelConfig = tls.configure(DefaultJedisClientConfig.builder())
+                        .connectionTimeoutMillis(connect).socketTimeoutMillis(read);
+                // the sentinels' own credentials, which need not be the master's
+                if (settings.sentinelUser() != null) {
+                    sentinelConfig.user(settings.sentinelUser());
+                }
+                if (settings.sentinelPassword() != null) {
+                    sentinelConfig.password(settings.sentinelPassword());
+                }
+                RedisSentinelClient client = RedisSentinelClient.builder()
+                        .masterName(settings.masterName())
+                        .sentinels(hosts(settings.nodes()))
+                        .clientConfig(config.database(settings.database()).build())
+                        .sentinelClientConfig(sentinelConfig.build())
+                        .sentinelReconnectDelay(Delay.constant(SENTINEL_RECONNECT))
+                        .poolConfig(pool)
+                        .build();
+                return new JedisPort(client, settings.describe(), false,
+                        () -> client.getPrimaryNodesConnectionMap().values().forEach(p -> p.clear()), t, leaders(settings));
+            }
+            default: {
+                RedisClient client = RedisClient.builder()
+                        .hostAndPort(hosts(settings.nodes()).iterator().next())
+                        .clientConfig(config.database(settings.database()).build())
+                        .poolConfig(pool)
+                        .build();
+                return new JedisPort(client, settings.describe(), false, () -> client.getPool().clear(), t, leaders(settings));
+            }
+        }
+    }
+
+    /** {@link #connect}, a TLS failure (Cluster and Sentinel clients connect as they are built) told as such. */
+    private static JedisPort connectExplained(RedisSettings settings) {
+        try {
+            return connect(settings);
+        } catch (JedisException e) {
+            throw RedisTls.explainedConnecting(e);
+        }
+    }
+
+    /**
+     * How long a sentinel listener waits before it subscribes again to a sentinel it lost. Jedis
+     * waits 5 s, and a closed client's listener ends only when that wait is over: a second bounds
+     * both how late a failover is learnt from a sentinel that came back and how long a listener
+     * thread outlives {@link #close()}.
+     */
+    static final Duration SENTINEL_RECONNECT = Duration.ofSeconds(1);
+
+    /** A standalone client, as {@link #create} makes it. */
+    public static RedisPort standalone(RedisSettings settings) {
+        return create(settings);
+    }
+
+    /**
+     * Batches in flight at once. Redis runs one command at a time, so two batches keep it busy (one
+     * being run while the other travels or is read), and fewer leaders make larger batches: on the
+     * benchmark machine, 64 threads made 15-20k decisions/s with one to three leaders against 10-14k
+     * with sixteen (one per pooled connection) and 9-11k without pipelining.
+     */
+    static final int PIPELINE_LEADERS = 2;
+
+    private static int leaders(RedisSettings settings) {
+        return settings.autoPipelining() ? Math.min(PIPELINE_LEADERS, settings.poolSize()) : 0;
+    }
+
+    private static int millis(Duration budget, int share) {
+        return (int) Math.max(1, budget.toMillis() / share);
+    }
+
+    static Set<HostAndPort> hosts(List<String> nodes) {
+        Set<HostAndPort> out = new LinkedHashSet<>();
+        for (String n : nodes) {
+            int colon = n.lastIndexOf(':');
+            String host = n.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            out.add(new HostAndPort(host, Integer.parseInt(n.substring(colon + 1))));
+        }
+        return out;
+    }
+
+    static ConnectionPoolConfig poolConfig(int size, Duration maxWait) {
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(size);
+        pool.setMaxIdle(size);
+        pool.setMinIdle(0);
+        pool.setBlockWhenExhausted(true);
+        pool.setMaxWait(maxWait);
+        pool.setTestOnBorrow(false);
+        pool.setTestWhileIdle(false);
+        // No evictor thread: nothing keeps running (or pins the web application's class loader)
+        // if a limiter is never closed. Broken connections are found when used.
+        pool.setTimeBetweenEvictionRuns(Duration.ofMillis(-1));
+        pool.setJmxEnabled(false);
+        return pool;
+    }
+
+    /** Whether keys of one call must share a hash slot. */
+    @Override
+    public boolean clustered() {
+        return clustered;
+    }
+
+    @Override
+    public int slot(String key) {
+        return JedisClusterCRC16.getSlot(key);
+    }
+
+    @Override
+    public long[] evalsha(byte[] sha1, byte[] script, List<byte[]> keys, List<byte[]> args) {
+        return longs(run(new Script(sha1, script, keys, args)));
+    }
+
+    @Override
+    public long[] evalsha(byte[] sha1, List<byte[]> keys, List<byte[]> args) {
+        return longs(run(new Script(sha1, null, keys, args)));
+    }
+
+    @Override
+    public long[] eval(byte[] script, List<byte[]> keys, List<byte[]> args) {
+        return longs(run(new Script(null, script, keys, args)));
+    }
+
+    @Override
+    public String scriptLoad(String script, String routingKey) {
+        try {
+            return jedis.scriptLoad(script, routingKey);
+        } catch (JedisException e) {
+            throw busyOr(e);
+        }
+    }
+
+    /**
+     * {@inheritDoc} An ACL user may be refused {@code INFO} (it is in {@code @dangerous}), or the
+     * command renamed away: then the server does not say, which is {@code null}, not a failure.
+     */
+    @Override
+    public String serverVersion(String routingKey) {
+        Object reply;
+        try {
+            reply = jedis.sendCommand(routingKey, Protocol.Command.INFO, "server");
+        } catch (JedisDataException e) {
+            String m = String.valueOf(e.getMessage());
+            if (m.startsWith("NOPERM") || m.contains("unknown command")) {
+                return null;
+            }
+            throw busyOr(e);
+        } catch (JedisException e) {
+            throw busyOr(e);
+        }
+        return RedisVersion.fromInfo(reply instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(reply));
+    }
+
+    /**
+     * Runs a script call within the budget, and once more if it failed on a connection that Redis
+     * had closed while a new connection still fits in what is left: after a restart every pooled
+     * connection is dead, and the first request on each must not be the one that pays for it.
+     */
+    private Object run(Script s) {
+        if (clustered) {
+            return inCluster(s);
+        }
+        long deadline = System.nanoTime() + timeoutNanos;
+        try {
+            return once(s, deadline);
+        } catch (JedisConnectionException e) {
+            if (!staleConnection(e) || deadline - System.nanoTime() < newConnectionNanos) {
+                throw busyOr(e);
+            }
+            dropIdleConnections.run();
+            try {
+                return once(s, deadline);
+            } catch (JedisException again) {
+                throw busyOr(again);
+            }
+        } catch (JedisException e) {
+            throw busyOr(e);
+        }
+    }
+
+    private Object once(Script s, long deadline) {
+        if (pipeline != null) {
+            return pipeline.call(s, deadline);
+        }
+        if (deadline - System.nanoTime() < newConnectionNanos) {
+            throw new BusyException(null); // not reached unless the JVM kept this thread from running
+        }
+        Object reply = send(List.of(s), deadline).get(0);
+        if (reply instanceof RuntimeException e) {
+            throw e;
+        }
+        return reply;
+    }
+
+    /** Jedis routes the call to the node of its slot, within its own timeouts. */
+    private Object inCluster(Script s) {
+        try {
+            if (s.sha1() == null) {
+                return jedis.eval(s.script(), s.keys(), s.args());
+            }
+            try {
+                return jedis.evalsha(s.sha1(), s.keys(), s.args());
+            } catch (JedisDataException e) {
+                if (!noScript(e)) {
+                    throw e;
+                }
+                if (s.script() == null) {
+                    throw new NoScriptException(e);
+                }
+                return jedis.eval(s.script(), s.keys(), s.args());
+            }
+        } catch (JedisException e) {
+            throw busyOr(e);
+        }
+    }
+
+    /**
+     * One batch on one pooled connection of the primary, by {@code deadline}: every command written,
+     * one flush, every reply read, then the scripts Redis had lost sent whole and their replies read.
+     * A command's own error (a script error) is its reply; a connection failure fails the whole batch.
+     */
+    private List<Object> send(List<Script> batch, long deadline) {
+        Pool<Connection> pool = primary.get();
+        Connection c = borrow(pool, deadline);
+        boolean reusable = false;
+        try {
+            int configured = c.getSoTimeout();
+            for (Script s : batch) {
+                write(c, s, s.sha1() != null);
+            }
+            List<Object> replies = read(c, batch.size(), deadline);
+            List<Integer> lost = new ArrayList<>(0);
+            for (int i = 0; i < batch.size(); i++) {
+                if (replies.get(i) instanceof JedisDataException e && noScript(e)) {
+                    if (batch.get(i).script() == null) {
+                        replies.set(i, new NoScriptException(e));
+                    } else {
+                        lost.add(i);
+                        write(c, batch.get(i), false);
+                    }
+                }
+            }
+            if (!lost.isEmpty()) {
+                List<Object> again = read(c, lost.size(), deadline);
+                for (int k = 0; k < lost.size(); k++) {
+                    replies.set(lost.get(k), again.get(k));
+                }
+            }
+            c.setSoTimeout(configured);
+            reusable = !c.isBroken();
+            return replies;
+        } finally {
+            if (!reusable) {
+                // replies may still be on their way: never reuse it. Not invalidated here, as the
+                // pool would open its replacement at once, on this caller's time, past its deadline
+                c.disconnect();
+            }
+            pool.returnResource(c);
+        }
+    }
+
+    /**
+     * A pooled connection, waiting at most what is left of the budget beyond opening a new one. One
+     * a failed call gave back disconnected is replaced here (the pool opens a new one), within this
+     * caller's time for a new connection.
+     */
+    private Connection borrow(Pool<Connection> pool, long deadline) {
+        Connection c = take(pool, deadline - System.nanoTime() - newConnectionNanos);
+        if (c.isConnected() && !c.isBroken()) {
+            return c;
+        }
+        try {
+            pool.invalidateObject(c);
+        } catch (JedisException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new JedisConnectionException("Could not open a connection", e);
+        }
+        c = take(pool, 0);
+        if (c.isConnected() && !c.isBroken()) {
+            return c;
+        }
+        pool.returnResource(c);
+        throw new BusyException(null); // another caller took the replacement: no time for a second one
+    }
+
+    private static Connection take(Pool<Connection> pool, long waitNanos) {
+        try {
+            return pool.borrowObject(Duration.ofNanos(Math.max(0, waitNanos)));
+        } catch (NoSuchElementException e) {
+            if (e.getCause() instanceof JedisException cause) {
+                throw cause; // opening or readying a connection failed
+            }
+            throw new BusyException(e);
+        } catch (JedisException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new JedisConnectionException("Could not open a connection", e);
+        }
+    }
+
+    private static void write(Connection c, Script s, boolean bySha) {
+        byte[][] a = new byte[2 + s.keys().size() + s.args().size()][];
+        a[0] = bySha ? s.sha1() : s.script();
+        a[1] = Protocol.toByteArray(s.keys().size());
+        int i = 2;
+        for (byte[] k : s.keys()) {
+            a[i++] = k;
+        }
+        for (byte[] v : s.args()) {
+            a[i++] = v;
+        }
+        c.sendCommand(bySha ? Protocol.Command.EVALSHA : Protocol.Command.EVAL, a);
+    }
+
+    /** Reads {@code n} replies, each with a socket timeout of what is left before {@code deadline}. */
+    private static List<Object> read(Connection c, int n, long deadline) {
+        List<Object> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            long leftMillis = (deadline - System.nanoTime()) / 1_000_000;
+            if (leftMillis < 1) {
+                throw new JedisConnectionException(new SocketTimeoutException("the time budget is spent"));
+            }
+            c.setSoTimeout((int) Math.min(Integer.MAX_VALUE, leftMillis));
+            try {
+                out.add(c.getOne());
+            } catch (JedisDataException e) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    private static boolean noScript(JedisDataException e) {
+        return e instanceof JedisNoScriptException || (e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT"));
+    }
+
+    /** A pool that had no free connection in time is this node's congestion, not Redis failing. */
+    private static RuntimeException busyOr(JedisException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.util.NoSuchElementException) {
+                return new BusyException(e);
+            }
+        }
+        return RedisTls.explained(e);
+    }
+
+    /** A failure on an established connection (reset, closed), not a timeout or a refusal. */
+    private static boolean staleConnection(JedisConnectionException e) {
+        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof SocketTimeoutException || t instanceof ConnectException) {
+                return false;
+            }
+        }
+        String m = String.valueOf(e.getMessage());
+        return !m.contains("Could not get a resource") && !m.contains("Failed to connect")
+                && !m.contains("Could not open a connection");
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+
+    @Override
+    public void close() {
+        jedis.close();
+    }
+
+    private static long[] longs(Object reply) {
+        if (!(reply instanceof List<?> list)) {
+            throw new IllegalStateException("expected an array reply, got " + reply);
+        }
+        long[] out = new long[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (Long) list.get(i);
+        }
+        return out;
+    }
+}

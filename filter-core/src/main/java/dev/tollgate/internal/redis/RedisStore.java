@@ -1,0 +1,256 @@
+package dev.tollgate.internal.redis;
+
+import dev.tollgate.Algorithm;
+import dev.tollgate.Limit;
+import dev.tollgate.internal.bucket.BucketReply;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.bucket.BucketStore;
+import dev.tollgate.internal.identity.BucketKeys;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * Token buckets and sliding logs in Redis: every decision is one {@code EVALSHA} of
+ * {@code bucket.lua}, which reads the clock from Redis {@code TIME}, so application servers with
+ * skewed clocks agree.
+ *
+ * <p>The script is loaded with {@code SCRIPT LOAD} at start; when Redis has lost it (restart,
+ * failover) the call that meets {@code NOSCRIPT} sends it whole with {@code EVAL}, which caches it
+ * again, within the same time budget, and no client sees an error.
+ *
+ * <p>With Redis Cluster, the keys of one request share a slot when their clients do (the client
+ * is the hash tag), and then the call is as atomic as anywhere. When they do not (a policy by
+ * address and one by user, say), every slot is first asked without taking (the script still
+ * stores its normalisations, such as a debt capped after the burst shrank, so that the refusal's
+ * Retry-After holds); only if all admit does each take, and if a slot refuses meanwhile the ones
+ * that took are refunded ({@code refund.lua}), so a refused request still takes nothing.
+ *
+ * <p>Keys name their algorithm ({@link BucketKeys}); a key of the other type, left by an earlier
+ * version, is treated by the script as absent rather than failing the call, so an upgrade or an
+ * algorithm switch never opens the circuit.
+ *
+ * <p>Thread-safe.
+ */
+public final class RedisStore implements BucketStore {
+
+    /** The bucket script, read from the class path once. */
+    public static final String SCRIPT = readScript("bucket.lua");
+    /** Its SHA-1, as Redis names it. */
+    public static final String SHA1 = sha1(SCRIPT);
+    static final String REFUND = readScript("refund.lua");
+    private static final byte[] SCRIPT_BYTES = SCRIPT.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SHA1_BYTES = SHA1.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] REFUND_BYTES = REFUND.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] EMPTY = new byte[0];
+    private static final byte[] DRY = "dry".getBytes(StandardCharsets.US_ASCII);
+
+    /** The arguments of one bucket that do not change from request to request, encoded once. */
+    private record Shape(List<Limit> limits, long cost, boolean enforcing, Algorithm algorithm) {
+    }
+
+    private final ConcurrentHashMap<Shape, byte[][]> shapes = new ConcurrentHashMap<>();
+
+    private final RedisPort redis;
+    private final LongSupplier clockOverride;
+
+    /** A store that takes the time from Redis {@code TIME}. */
+    public RedisStore(RedisPort redis) {
+        this(redis, null);
+    }
+
+    /**
+     * For tests only: a store whose script takes the time from {@code clockOverride} instead of
+     * Redis {@code TIME}, so a test can move time without sleeping.
+     */
+    RedisStore(RedisPort redis, LongSupplier clockOverride) {
+        this.redis = redis;
+        this.clockOverride = clockOverride;
+    }
+
+    /** Loads the script; call once at start. Failure is not fatal: a later call loads it. */
+    public void load(String routingKey) {
+        String sha = redis.scriptLoad(SCRIPT, routingKey);
+        if (!SHA1.equals(sha)) {
+            throw new IllegalStateException("Redis named the bucket script " + sha + ", expected " + SHA1);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "redis";
+    }
+
+    @Override
+    public List<BucketReply> acquire(List<BucketRequest> requests) {
+        if (requests.size() > 1 && redis.clustered()) {
+            Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
+            for (int i = 0; i < requests.size(); i++) {
+                bySlot.computeIfAbsent(redis.slot(requests.get(i).key()), s -> new ArrayList<>()).add(i);
+            }
+            if (bySlot.size() > 1) {
+                return acquireAcrossSlots(requests, new ArrayList<>(bySlot.values()));
+            }
+        }
+        return BucketReply.decode(requests, call(requests, false));
+    }
+
+    /** Asks every slot first, then takes slot by slot, refunding if a slot refuses meanwhile. */
+    private List<BucketReply> acquireAcrossSlots(List<BucketRequest> requests, List<List<Integer>> groups) {
+        BucketReply[] out = new BucketReply[requests.size()];
+        boolean admitted = true;
+        for (List<Integer> g : groups) {
+            List<BucketRequest> group = pick(requests, g);
+            List<BucketReply> dry = BucketReply.decode(group, call(group, true));
+            place(out, dry, g);
+            admitted &= BucketReply.enforcingAdmit(group, dry);
+        }
+        if (!admitted) {
+            return List.of(out);
+        }
+        List<List<BucketRequest>> taken = new ArrayList<>();
+        List<Long> times = new ArrayList<>();
+        for (List<Integer> g : groups) {
+            List<BucketRequest> group = pick(requests, g);
+            long[] reply = call(group, false);
+            List<BucketReply> decoded = BucketReply.decode(group, reply);
+            place(out, decoded, g);
+            if (!BucketReply.enforcingAdmit(group, decoded)) {
+                for (int t = 0; t < taken.size(); t++) {
+                    refund(taken.get(t), times.get(t));
+                }
+                return List.of(out);
+            }
+            taken.add(group);
+            times.add(BucketReply.time(reply));
+        }
+        return List.of(out);
+    }
+
+    private static List<BucketRequest> pick(List<BucketRequest> requests, List<Integer> indexes) {
+        List<BucketRequest> out = new ArrayList<>(indexes.size());
+        for (int i : indexes) {
+            out.add(requests.get(i));
+        }
+        return out;
+    }
+
+    private static void place(BucketReply[] out, List<BucketReply> replies, List<Integer> group) {
+        for (int k = 0; k < group.size(); k++) {
+            out[group.get(k)] = replies.get(k);
+        }
+    }
+
+    private void refund(List<BucketRequest> requests, long time) {
+        List<byte[]> keys = new ArrayList<>(requests.size());
+        List<byte[]> args = new ArrayList<>();
+        args.add(bytes(Long.toString(time)));
+        addArguments(requests, keys, args);
+        redis.eval(REFUND_BYTES, keys, args);
+    }
+
+    /** One call of the bucket script, its reply as the script gives it ({@link BucketReply#decode} reads it). */
+    private long[] call(List<BucketRequest> requests, boolean dry) {
+        List<byte[]> keys = new ArrayList<>(requests.size());
+        List<byte[]> args = new ArrayList<>(2 + requests.size() * 7);
+        args.add(clockOverride == null ? EMPTY : bytes(Long.toString(clockOverride.getAsLong())));
+        args.add(dry ? DRY : EMPTY);
+        addArguments(requests, keys, args);
+        // NOSCRIPT is answered by sending the script whole, in the same budget; EVAL caches it again
+        return redis.evalsha(SHA1_BYTES, SCRIPT_BYTES, keys, args);
+    }
+
+    /** Keys and the per-key arguments both scripts share. */
+    private void addArguments(List<BucketRequest> requests, List<byte[]> keys, List<byte[]> args) {
+        for (BucketRequest r : requests) {
+            keys.add(bytes(r.key()));
+            for (byte[] a : shape(r)) {
+                args.add(a);
+            }
+        }
+    }
+
+    /** A bucket's constant arguments, encoded the first time its shape is seen. */
+    private byte[][] shape(BucketRequest r) {
+        Shape key = new Shape(r.limits(), r.cost(), r.enforcing(), r.algorithm());
+        byte[][] cached = shapes.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        List<String> text = bucketArguments(r);
+        byte[][] a = new byte[text.size()][];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = bytes(text.get(i));
+        }
+        byte[][] made = a;
+        if (shapes.size() > 10_000) {
+            shapes.clear(); // shapes come from the configuration: this bound is only a guard
+        }
+        shapes.put(key, made);
+        return made;
+    }
+
+    /**
+     * The arguments of one bucket as the script reads them after ARGV[1] and ARGV[2]: enforcing,
+     * algorithm, cost, number of limits, then a triple per limit. Public for tools that call the
+     * script themselves (the benchmarks' {@code redis-benchmark} run).
+     */
+    public static List<String> bucketArguments(BucketRequest r) {
+        boolean log = r.algorithm() == Algorithm.SLIDING_LOG;
+        List<String> a = new ArrayList<>(4 + 3 * r.limits().size());
+        a.add(r.enforcing() ? "1" : "0");
+        a.add(log ? "l" : "b");
+        a.add(Long.toString(r.cost()));
+        a.add(Integer.toString(r.limits().size()));
+        for (Limit l : r.limits()) {
+            a.add(Long.toString(l.capacity()));
+            a.add(Long.toString(log ? l.windowMicros() : l.refillPeriodMicros()));
+            a.add(log ? "1" : Long.toString(l.refillTokens()));
+        }
+        return a;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        redis.close();
+    }
+
+    @Override
+    public String toString() {
+        return "RedisStore[" + redis.describe() + "]";
+    }
+
+    private static String readScript(String name) {
+        try (InputStream in = RedisStore.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException(name + " is missing from the Tollgate jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String sha1(String text) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-1");
+            return HexFormat.of().formatHex(md.digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.tollgate.internal.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.Limit;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.bucket.BucketStore;
+import dev.tollgate.internal.bucket.BucketStoreContract;
+import dev.tollgate.internal.bucket.Replies;
+import dev.tollgate.testing.ManualClock;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LocalStoreTest extends BucketStoreContract {
+
+    @Override
+    protected BucketStore store(ManualClock clock) {
+        return new LocalStore(100_000, clock::nowMicros);
+    }
+
+    @Test
+    void aFloodOfDistinctKeysStaysWithinTheBound() {
+        LocalStore small = new LocalStore(6_400, clock::nowMicros);
+        List<Limit> perDay = Limit.parse("1/day");
+        for (int i = 0; i < 1_000_000; i++) {
+            Replies.flat(small.acquire(List.of(new BucketRequest("k" + i, perDay, 1, true))));
+        }
+        assertTrue(small.size() <= 6_400, "held " + small.size());
+        assertTrue(small.size() > 6_000, "and still holds close to its bound: " + small.size());
+    }
+
+    @Test
+    void theMostRecentlyUsedBucketsSurviveAFlood() {
+        LocalStore small = new LocalStore(6_400, clock::nowMicros);
+        List<Limit> perDay = Limit.parse("1/day");
+        BucketRequest busy = new BucketRequest("busy", perDay, 1, true);
+        Replies.flat(small.acquire(List.of(busy)));
+        for (int i = 0; i < 100_000; i++) {
+            Replies.flat(small.acquire(List.of(new BucketRequest("flood" + i, perDay, 1, true))));
+            if (i % 50 == 0) {
+                assertEquals(0, Replies.flat(small.acquire(List.of(busy)))[0], "the busy client stays spent");
+            }
+        }
+    }
+}

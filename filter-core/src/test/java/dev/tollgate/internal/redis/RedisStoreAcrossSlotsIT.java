@@ -1,0 +1,135 @@
+package dev.tollgate.internal.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.Algorithm;
+import dev.tollgate.Limit;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.bucket.Replies;
+import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.RedisEndpoint;
+import dev.tollgate.testing.WithRedis;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The Cluster path for a request whose policies live in two hash slots, run against a real Redis
+ * by a port that says the keys are in different slots: all-or-nothing still holds, by asking
+ * every slot first and refunding if a slot refuses after another took.
+ */
+@WithRedis
+class RedisStoreAcrossSlotsIT {
+
+    final ManualClock clock = new ManualClock();
+    final String run = UUID.randomUUID().toString();
+    RedisPort jedis;
+    SlottedPort port;
+    RedisStore store;
+    RedisStore other;
+
+    /** A real Redis that pretends keys containing "slot-a" and the others are in different slots. */
+    static final class SlottedPort implements RedisPort {
+        final RedisPort real;
+        Runnable beforeTakeInSlotB = () -> { };
+
+        SlottedPort(RedisPort real) {
+            this.real = real;
+        }
+
+        @Override
+        public boolean clustered() {
+            return true;
+        }
+
+        @Override
+        public int slot(String key) {
+            return key.contains("slot-a") ? 1 : 2;
+        }
+
+        @Override
+        public long[] evalsha(byte[] sha1, List<byte[]> keys, List<byte[]> args) {
+            if (args.get(1).length == 0 && new String(keys.get(0), java.nio.charset.StandardCharsets.UTF_8).contains("slot-b")) {
+                Runnable hook = beforeTakeInSlotB;
+                beforeTakeInSlotB = () -> { };
+                hook.run();
+            }
+            return real.evalsha(sha1, keys, args);
+        }
+
+        @Override
+        public long[] eval(byte[] script, List<byte[]> keys, List<byte[]> args) {
+            return real.eval(script, keys, args);
+        }
+
+        @Override
+        public String scriptLoad(String script, String routingKey) {
+            return real.scriptLoad(script, routingKey);
+        }
+
+        @Override
+        public String describe() {
+            return "slotted " + real.describe();
+        }
+
+        @Override
+        public void close() {
+            real.close();
+        }
+    }
+
+    @BeforeEach
+    void open(RedisEndpoint redis) {
+        jedis = JedisPort.create(RedisStoreIT.settings(redis));
+        port = new SlottedPort(jedis);
+        store = new RedisStore(port, clock::nowMicros);
+        other = new RedisStore(jedis, clock::nowMicros);
+        store.load("x");
+    }
+
+    @AfterEach
+    void close() {
+        jedis.close();
+    }
+
+    BucketRequest request(String slot, String limits, Algorithm algorithm) {
+        return new BucketRequest("tollgate-test:{" + run + "-" + slot + "}:p", Limit.parse(limits), 1, true, algorithm);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void bothSlotsTakeWhenBothAdmit(Algorithm algorithm) {
+        List<BucketRequest> call = List.of(request("slot-a", "5/min", algorithm), request("slot-b", "3/min", algorithm));
+        long[] r = Replies.flat(store.acquire(call));
+        assertEquals(4, r[0]);
+        assertEquals(2, r[4]);
+        assertEquals(0, r[3] + r[7]);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void aSlotThatRefusesFirstLeavesTheOtherUntouched(Algorithm algorithm) {
+        BucketRequest a = request("slot-a", "5/min", algorithm);
+        BucketRequest b = request("slot-b", "1/min", algorithm);
+        Replies.flat(other.acquire(List.of(b))); // b is spent
+        long[] r = Replies.flat(store.acquire(List.of(a, b)));
+        assertTrue(r[7] > 0, "b refuses");
+        assertEquals(5, Replies.flat(other.acquire(List.of(a)))[0] + 1, "a was never charged: this is its first token");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void aSlotThatRefusesAfterTheOtherTookMakesItRefund(Algorithm algorithm) {
+        BucketRequest a = request("slot-a", "5/min", algorithm);
+        BucketRequest b = request("slot-b", "1/min", algorithm);
+        port.beforeTakeInSlotB = () -> Replies.flat(other.acquire(List.of(b))); // someone else takes b's last token
+        long[] r = Replies.flat(store.acquire(List.of(a, b)));
+        assertTrue(r[7] > 0, "b refuses when it comes to taking");
+        assertEquals(4, Replies.flat(other.acquire(List.of(a)))[0], "a's token was given back: this one leaves 4");
+    }
+}
