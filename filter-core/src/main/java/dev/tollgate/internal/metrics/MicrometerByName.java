@@ -1,6 +1,5 @@
 package dev.tollgate.internal.metrics;
 
-import dev.tollgate.internal.Metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
