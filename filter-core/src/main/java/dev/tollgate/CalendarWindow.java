@@ -92,8 +92,13 @@ public record CalendarWindow(Unit unit, ZoneId zone) {
      * @throws IllegalArgumentException saying it is not one ({@link #ZONE_SYNTAX} is what is accepted)
      */
     public static ZoneId parseZone(String text) {
+        String id = text.trim();
+        if (!id.matches("[A-Za-z].*|[+-]\\d{2}:\\d{2}")) {
+            // java.time also reads '-1' or '+5' as offsets: too easily a typo to accept
+            throw new IllegalArgumentException("it is not a zone id");
+        }
         try {
-            return ZoneId.of(text.trim());
+            return ZoneId.of(id);
         } catch (DateTimeException e) {
             throw new IllegalArgumentException("it is not a zone id known to java.time");
         }

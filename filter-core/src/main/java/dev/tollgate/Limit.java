@@ -48,8 +48,7 @@ public record Limit(long capacity, long refillTokens, long refillPeriodMicros, l
             "'<amount>/<unit> [burst <capacity>]', several separated by ';', e.g. '10/s burst 20; 1000/day';"
                     + " <unit> is ms, s, min, h or day, optionally with a count ('100/5min');"
                     + " <amount> may have up to 6 decimals ('0.5/s');"
-                    + " or a calendar quota '<amount>/<unit> calendar' with a whole amount and <unit> hour, day or month"
-                    + " ('1000/month calendar'), reset at the start of each unit in the policy's zone";
+                    + " or '<amount>/<unit> calendar', <unit> hour, day or month ('1000/month calendar')";
 
     private static final long MAX_AMOUNT = 1_000_000_000L;
 
