@@ -13,7 +13,13 @@ public enum Algorithm {
      * Costs memory per request in the window (at most N entries per client and policy), so
      * limits are restricted to {@value Algorithm#MAX_LOG_ENTRIES} per window.
      */
-    SLIDING_LOG;
+    SLIDING_LOG,
+    /**
+     * Calendar quotas ({@code 1000/month calendar}): per limit, the start of the current window
+     * and the count taken in it; the count starts at zero with each window. Constant memory per
+     * client. The policy's limits say so: a policy whose limits are calendar quotas counts this way.
+     */
+    CALENDAR;
 
     /** The most requests a sliding-log limit may allow per window: the bound on stored entries. */
     public static final int MAX_LOG_ENTRIES = 10_000;

@@ -28,8 +28,13 @@ import java.util.regex.Pattern;
  * @param windowMicros       the window as written ({@code /s}: 1,000,000; {@code /5min}: 300,000,000);
  *                           the sliding-log algorithm counts requests in it
  * @param text               how the limit was written, for messages and logs
+ * @param calendar           for a calendar quota ({@code 1000/month calendar}), its window: then
+ *                           {@code capacity} requests per window, counted from the window's start,
+ *                           and the refill fields hold only a nominal rate for display;
+ *                           {@code null} for a rate
  */
-public record Limit(long capacity, long refillTokens, long refillPeriodMicros, long windowMicros, String text) {
+public record Limit(long capacity, long refillTokens, long refillPeriodMicros, long windowMicros, String text,
+                    CalendarWindow calendar) {
 
     /**
      * The largest {@code capacity * refillPeriodMicros} (with the fraction reduced) that the
@@ -42,7 +47,8 @@ public record Limit(long capacity, long refillTokens, long refillPeriodMicros, l
     public static final String SYNTAX =
             "'<amount>/<unit> [burst <capacity>]', several separated by ';', e.g. '10/s burst 20; 1000/day';"
                     + " <unit> is ms, s, min, h or day, optionally with a count ('100/5min');"
-                    + " <amount> may have up to 6 decimals ('0.5/s')";
+                    + " <amount> may have up to 6 decimals ('0.5/s');"
+                    + " or '<amount>/<unit> calendar', <unit> hour, day or month ('1000/month calendar')";
 
     private static final long MAX_AMOUNT = 1_000_000_000L;
 
@@ -57,8 +63,9 @@ public record Limit(long capacity, long refillTokens, long refillPeriodMicros, l
         long gcd = gcd(refillTokens, refillPeriodMicros);
         refillTokens /= gcd;
         refillPeriodMicros /= gcd;
-        if (Math.multiplyHigh(capacity, refillPeriodMicros) != 0
-                || capacity * refillPeriodMicros > MAX_SCALED_CAPACITY) {
+        // a calendar quota only counts: its nominal rate is never computed with
+        if (calendar == null && (Math.multiplyHigh(capacity, refillPeriodMicros) != 0
+                || capacity * refillPeriodMicros > MAX_SCALED_CAPACITY)) {
             throw new IllegalArgumentException("a burst of " + capacity + " at one token per "
                     + Duration.of(refillPeriodMicros / refillTokens, java.time.temporal.ChronoUnit.MICROS)
                     + " is too large to compute exactly: burst times the time per token must stay"
@@ -70,6 +77,22 @@ public record Limit(long capacity, long refillTokens, long refillPeriodMicros, l
         if (text == null || text.isBlank()) {
             text = capacity + " per " + refillPeriodMicros + "µs/" + refillTokens;
         }
+    }
+
+    /** A rate limit (no calendar window). */
+    public Limit(long capacity, long refillTokens, long refillPeriodMicros, long windowMicros, String text) {
+        this(capacity, refillTokens, refillPeriodMicros, windowMicros, text, null);
+    }
+
+    /** Whether this is a calendar quota. */
+    public boolean isCalendar() {
+        return calendar != null;
+    }
+
+    /** This limit with its calendar window in {@code zone}; a rate limit is returned as it is. */
+    public Limit inZone(java.time.ZoneId zone) {
+        return calendar == null ? this
+                : new Limit(capacity, refillTokens, refillPeriodMicros, windowMicros, text, calendar.inZone(zone));
     }
 
     /**
@@ -115,7 +138,7 @@ public record Limit(long capacity, long refillTokens, long refillPeriodMicros, l
 
     private static final Pattern ONE = Pattern.compile(
             "(?<amount>\\d+(?:\\.\\d+)?)\\s*/\\s*(?<count>\\d+)?\\s*(?<unit>[a-z]+)"
-                    + "(?:\\s+burst\\s+(?<burst>\\d+))?");
+                    + "(?:\\s+(?<calendar>calendar))?(?:\\s+burst\\s+(?<burst>\\d+))?(?:\\s+(?<calendar2>calendar))?");
 
     /**
      * Parses one or more limits separated by {@code ;}.
@@ -156,6 +179,9 @@ public record Limit(long capacity, long refillTokens, long refillPeriodMicros, l
         if (amount.compareTo(BigDecimal.valueOf(MAX_AMOUNT)) > 0) {
             throw new IllegalArgumentException("'" + original + "': the amount is above " + MAX_AMOUNT);
         }
+        if (m.group("calendar") != null || m.group("calendar2") != null) {
+            return calendar(m, amount, original);
+        }
         long unitMicros = unitMicros(m.group("unit"), original);
         long count = 1;
         if (m.group("count") != null) {
@@ -183,6 +209,31 @@ public record Limit(long capacity, long refillTokens, long refillPeriodMicros, l
         }
     }
 
+    /** A calendar quota: a whole amount per hour, day or month, no count before the unit, no burst. */
+    private static Limit calendar(Matcher m, BigDecimal amount, String original) {
+        if (m.group("burst") != null) {
+            throw new IllegalArgumentException("'" + original + "': a calendar quota takes no burst (it resets whole"
+                    + " at the start of each window); write '<amount>/<hour|day|month> calendar'");
+        }
+        CalendarWindow.Unit unit = switch (m.group("unit")) {
+            case "h", "hour", "hours" -> CalendarWindow.Unit.HOUR;
+            case "d", "day", "days" -> CalendarWindow.Unit.DAY;
+            case "month", "months" -> CalendarWindow.Unit.MONTH;
+            default -> throw new IllegalArgumentException("'" + original + "': a calendar quota's unit is hour, day"
+                    + " or month, got '" + m.group("unit") + "'");
+        };
+        if (m.group("count") != null) {
+            throw new IllegalArgumentException("'" + original + "': a calendar window is one hour, day or month;"
+                    + " write '<amount>/<hour|day|month> calendar'");
+        }
+        if (amount.scale() > 0) {
+            throw new IllegalArgumentException("'" + original + "': a calendar quota counts whole requests");
+        }
+        long count = amount.longValueExact();
+        return new Limit(count, count, unit.nominalMicros, unit.nominalMicros, original,
+                new CalendarWindow(unit, CalendarWindow.DEFAULT_ZONE));
+    }
+
     private static long parsePositive(String digits, String what, String original) {
         try {
             long v = Long.parseLong(digits);
@@ -208,9 +259,12 @@ public record Limit(long capacity, long refillTokens, long refillPeriodMicros, l
                 return 3_600_000_000L;
             case "d": case "day": case "days":
                 return 86_400_000_000L;
+            case "month": case "months":
+                throw new IllegalArgumentException("'" + original + "': a month is only a calendar window;"
+                        + " write '<amount>/month calendar'");
             default:
                 throw new IllegalArgumentException("'" + original + "': unknown unit '" + unit
-                        + "'; expected ms, s, min, h or day");
+                        + "'; expected ms, s, min, h or day (or hour, day, month with 'calendar')");
         }
     }
 

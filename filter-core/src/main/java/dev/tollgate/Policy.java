@@ -80,11 +80,16 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
 
     /**
      * A sliding log needs a whole number of requests per window, and at most
-     * {@value Algorithm#MAX_LOG_ENTRIES} of them.
+     * {@value Algorithm#MAX_LOG_ENTRIES} of them; calendar quotas and rates do not share a policy.
      *
      * @throws IllegalArgumentException saying why the limit does not fit the algorithm
      */
     public static void requireAlgorithmFits(Limit limit, Algorithm algorithm) {
+        if (limit.isCalendar() != (algorithm == Algorithm.CALENDAR)) {
+            throw new IllegalArgumentException("'" + limit + "': a policy's limits are all calendar quotas or all"
+                    + " rates; put the " + (limit.isCalendar() ? "calendar quota" : "rate") + " in a policy of its own"
+                    + " (all policies of a request are checked all-or-nothing)");
+        }
         if (algorithm == Algorithm.SLIDING_LOG) {
             if (!limit.isCountPerWindow()) {
                 throw new IllegalArgumentException("'" + limit + "': the sliding log counts a whole number of requests"

@@ -64,6 +64,7 @@ public final class ConfigKeys {
     public static final String POLICY_COST = "tollgate.policy.<name>.cost";
     public static final String POLICY_ALGORITHM = "tollgate.policy.<name>.algorithm";
     public static final String POLICY_FAILURE_MODE = "tollgate.policy.<name>.failure-mode";
+    public static final String POLICY_ZONE = "tollgate.policy.<name>.zone";
     public static final String POLICY_PLAN_LIMITS = "tollgate.policy.<name>.limits.<plan>";
     public static final String PLAN_ROLE = "tollgate.plan.<plan>.role";
     public static final String PLAN_VALUE = "tollgate.plan.<plan>.value";

@@ -128,19 +128,27 @@ final class PolicyReader {
         String algorithmKey = Settings.POLICY_ALGORITHM.forPolicy(name).name();
         Algorithm algorithm = r.get(Settings.POLICY_ALGORITHM.forPolicy(name));
         FailureMode failureMode = r.get(Settings.POLICY_FAILURE_MODE.forPolicy(name));
+        java.time.ZoneId zone = r.get(Settings.POLICY_ZONE.forPolicy(name));
         if (r.problems.size() > before) {
             return null;
         }
+        boolean algorithmSet = r.value(Settings.POLICY_ALGORITHM.forPolicy(name)).isPresent();
+        if (!algorithmSet && limits.get(0).isCalendar()) {
+            algorithm = Algorithm.CALENDAR;
+        }
+        limits = inZone(limits, zone);
+        planLimits.replaceAll((plan, l) -> inZone(l, zone));
+        Algorithm chosen = algorithm;
         Map<String, List<Limit>> all = new LinkedHashMap<>();
         all.put(limitsKey, limits);
         planLimits.forEach((plan, l) -> all.put(Settings.POLICY_PLAN_LIMITS.forPolicy(name).forPlan(plan).name(), l));
         all.forEach((key2, set) -> {
             for (Limit l : set) {
                 try {
-                    Policy.requireAlgorithmFits(l, algorithm);
+                    Policy.requireAlgorithmFits(l, chosen);
                 } catch (IllegalArgumentException e) {
-                    r.misfit(key2, e.getMessage() + " (" + algorithmKey + " is " + algorithm.name().toLowerCase(Locale.ROOT)
-                            .replace('_', '-') + ")", Limit.SYNTAX);
+                    r.misfit(key2, e.getMessage() + (algorithmSet ? " (" + algorithmKey + " is " + chosen.name()
+                            .toLowerCase(Locale.ROOT).replace('_', '-') + ")" : ""), Limit.SYNTAX);
                     return;
                 }
                 try {
@@ -156,5 +164,9 @@ final class PolicyReader {
             return null;
         }
         return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode);
+    }
+
+    private static List<Limit> inZone(List<Limit> limits, java.time.ZoneId zone) {
+        return limits.stream().map(l -> l.inZone(zone)).toList();
     }
 }

@@ -3,6 +3,7 @@ package dev.tollgate.config;
 import dev.tollgate.AddressRanges;
 import dev.tollgate.Algorithm;
 import dev.tollgate.AllowList;
+import dev.tollgate.CalendarWindow;
 import dev.tollgate.ClientAddresses;
 import dev.tollgate.Costs;
 import dev.tollgate.Limit;
@@ -128,8 +129,12 @@ public final class Settings {
             "(tollgate.redis.failure-mode)", null, FAILURE_MODES, Parsers.word(FailureMode.class),
             "this policy's own failure mode: `local`, `open` or `closed`");
     public static final Setting<Algorithm> POLICY_ALGORITHM = add(ConfigKeys.POLICY_ALGORITHM, "token-bucket",
-            "'token-bucket' or 'sliding-log'", Parsers.word(Algorithm.class),
-            "`token-bucket`, or `sliding-log` (at most N in any window, exactly; N up to 10000)");
+            "'token-bucket', 'sliding-log', or 'calendar' (what calendar limits imply)", Parsers.word(Algorithm.class),
+            "`token-bucket`, or `sliding-log` (at most N in any window, exactly; N up to 10000); calendar limits"
+                    + " imply `calendar`");
+    public static final Setting<java.time.ZoneId> POLICY_ZONE = add(ConfigKeys.POLICY_ZONE, "UTC",
+            CalendarWindow.DEFAULT_ZONE, CalendarWindow.ZONE_SYNTAX, CalendarWindow::parseZone,
+            "the time zone whose hours, days and months the policy's calendar quotas follow, e.g. `Europe/Berlin`");
     public static final Setting<List<Limit>> POLICY_PLAN_LIMITS = add(ConfigKeys.POLICY_PLAN_LIMITS,
             "(the policy's limits)", null, Limit.SYNTAX, Limit::parse, "the limits of clients on plan `<plan>`");
     public static final Setting<HeaderStyle> HEADERS = add(ConfigKeys.HEADERS, "draft",

@@ -33,7 +33,8 @@ public final class ConfigDescription {
                     .append(", limits ").append(p.limits()).append(", key ").append(p.keyText())
                     .append(", match ").append(p.match())
                     .append(p.cost() != Costs.ONE ? ", cost " + p.cost() : "")
-                    .append(p.algorithm() != Algorithm.TOKEN_BUCKET ? ", sliding log" : "")
+                    .append(p.algorithm() == Algorithm.SLIDING_LOG ? ", sliding log" : "")
+                    .append(p.algorithm() == Algorithm.CALENDAR ? ", zone " + p.limits().get(0).calendar().zone() : "")
                     .append(p.planLimits().isEmpty() ? "" : ", plan limits " + p.planLimits())
                     .append(p.failureMode() == null ? "" : ", failure mode " + p.failureMode().name().toLowerCase(Locale.ROOT))
                     .append(']');

@@ -108,6 +108,8 @@ public final class BucketKeys {
 
     /** What a sliding log's key adds to the token bucket's. */
     static final String LOG_SUFFIX = ":log";
+    /** What a calendar quota's key adds: its string is no token bucket's, so neither reads the other's. */
+    static final String CALENDAR_SUFFIX = ":cal";
 
     /** The storage key of a client under a policy that counts with {@code algorithm}. */
     public static String key(String prefix, String policy, String client, Algorithm algorithm) {
@@ -120,7 +122,11 @@ public final class BucketKeys {
     }
 
     private static String suffix(Algorithm algorithm) {
-        return algorithm == Algorithm.SLIDING_LOG ? LOG_SUFFIX : "";
+        return switch (algorithm) {
+            case SLIDING_LOG -> LOG_SUFFIX;
+            case CALENDAR -> CALENDAR_SUFFIX;
+            case TOKEN_BUCKET -> "";
+        };
     }
 
     /**

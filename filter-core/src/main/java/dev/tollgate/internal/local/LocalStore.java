@@ -119,6 +119,8 @@ public final class LocalStore implements BucketStore {
             long[][] debts = new long[n][];
             boolean[] capped = new boolean[n];
             SlidingLog[] logs = new SlidingLog[n];
+            long[][] windows = new long[n][];
+            long[][] used = new long[n][];
             boolean[] admits = new boolean[n];
             boolean enforcingAdmit = true;
             for (int i = 0; i < n; i++) {
@@ -127,7 +129,21 @@ public final class LocalStore implements BucketStore {
                 Stripe stripe = stripes[stripeOf(r.key())];
                 long[] w = new long[limits.size()];
                 boolean ok = true;
-                if (r.algorithm() == Algorithm.SLIDING_LOG) {
+                if (r.algorithm() == Algorithm.CALENDAR) {
+                    CalendarQuota quota = stripe.calendar(r.key(), now, limits.size());
+                    long[] bounds = new long[2 * w.length];
+                    long[] u = new long[w.length];
+                    for (int j = 0; j < w.length; j++) {
+                        Limit l = limits.get(j);
+                        bounds[2 * j] = l.calendar().startMicros(now);
+                        bounds[2 * j + 1] = l.calendar().endMicros(now);
+                        u[j] = quota == null ? 0 : quota.used(j, bounds[2 * j]);
+                        w[j] = u[j] + r.cost();
+                        ok &= w[j] <= l.capacity();
+                    }
+                    windows[i] = bounds;
+                    used[i] = u;
+                } else if (r.algorithm() == Algorithm.SLIDING_LOG) {
                     SlidingLog log = stripe.log(r.key(), now, limits);
                     for (int j = 0; j < w.length; j++) {
                         Limit l = limits.get(j);
@@ -163,6 +179,24 @@ public final class LocalStore implements BucketStore {
                 List<Limit> limits = r.limits();
                 Stripe stripe = stripes[stripeOf(r.key())];
                 List<LimitState> states = new ArrayList<>(limits.size());
+                if (windows[i] != null) {
+                    long[] starts = new long[limits.size()];
+                    long[] counts = new long[limits.size()];
+                    long expires = now;
+                    for (int j = 0; j < limits.size(); j++) {
+                        long after = take ? wanted[i][j] : used[i][j];
+                        long end = windows[i][2 * j + 1];
+                        states.add(CalendarQuota.answer(limits.get(j), now, end, after, wanted[i][j]));
+                        starts[j] = windows[i][2 * j];
+                        counts[j] = after;
+                        expires = Math.max(expires, end);
+                    }
+                    if (take) {
+                        stripe.put(r.key(), new CalendarQuota(starts, counts, expires));
+                    }
+                    out.add(new BucketReply(states));
+                    continue;
+                }
                 if (logs[i] != null) {
                     if (take) {
                         logs[i].dropUpTo(now - longestWindow(limits));
@@ -258,7 +292,8 @@ public final class LocalStore implements BucketStore {
 
     /**
      * One lock and one access-ordered map. A value is a token-bucket state ({@code long[]}: TAT,
-     * remainder and its unit per limit, then the expiry in µs) or a {@link SlidingLog}. A value of
+     * remainder and its unit per limit, then the expiry in µs), a {@link SlidingLog} or a
+     * {@link CalendarQuota}. A value of
      * the other algorithm than the request's is treated as absent and dropped (keys name their
      * algorithm, so only a caller that does not can meet one).
      */
@@ -284,6 +319,18 @@ public final class LocalStore implements BucketStore {
             Object v = map.get(key);
             if (v instanceof long[] state && state[state.length - 1] > now) {
                 return state.length == 3 * limits + 1 ? state : null;
+            }
+            if (v != null) {
+                remove(key);
+            }
+            return null;
+        }
+
+        /** The calendar quotas' state, or {@code null} when absent, past its windows, or of another shape. */
+        CalendarQuota calendar(String key, long now, int limits) {
+            Object v = map.get(key);
+            if (v instanceof CalendarQuota quota && quota.expiresMicros > now) {
+                return quota.limits() == limits ? quota : null;
             }
             if (v != null) {
                 remove(key);

@@ -155,7 +155,7 @@ public final class RedisStore implements BucketStore {
         List<byte[]> keys = new ArrayList<>(requests.size());
         List<byte[]> args = new ArrayList<>();
         args.add(bytes(Long.toString(time)));
-        addArguments(requests, keys, args);
+        addArguments(requests, keys, args, nodeMicros());
         redis.eval(REFUND_BYTES, keys, args);
     }
 
@@ -163,21 +163,37 @@ public final class RedisStore implements BucketStore {
     private long[] call(List<BucketRequest> requests, boolean dry) {
         List<byte[]> keys = new ArrayList<>(requests.size());
         List<byte[]> args = new ArrayList<>(2 + requests.size() * 7);
-        args.add(clockOverride == null ? EMPTY : bytes(Long.toString(clockOverride.getAsLong())));
+        long override = clockOverride == null ? 0 : clockOverride.getAsLong();
+        args.add(clockOverride == null ? EMPTY : bytes(Long.toString(override)));
         args.add(dry ? DRY : EMPTY);
-        addArguments(requests, keys, args);
+        addArguments(requests, keys, args, clockOverride == null ? nodeMicros() : override);
         // NOSCRIPT is answered by sending the script whole, in the same budget; EVAL caches it again
         return redis.evalsha(SHA1_BYTES, SCRIPT_BYTES, keys, args);
     }
 
     /** Keys and the per-key arguments both scripts share. */
-    private void addArguments(List<BucketRequest> requests, List<byte[]> keys, List<byte[]> args) {
+    private void addArguments(List<BucketRequest> requests, List<byte[]> keys, List<byte[]> args, long nowMicros) {
         for (BucketRequest r : requests) {
             keys.add(bytes(r.key()));
+            if (r.algorithm() == Algorithm.CALENDAR) {
+                // the window boundaries move with time: encoded on every call
+                for (String a : bucketArguments(r, nowMicros)) {
+                    args.add(bytes(a));
+                }
+                continue;
+            }
             for (byte[] a : shape(r)) {
                 args.add(a);
             }
         }
+    }
+
+    /**
+     * This node's wall clock in µs, only to compute calendar boundaries around it: the script
+     * still decides by Redis {@code TIME} and picks among them (bucket.lua, ARGV).
+     */
+    private long nodeMicros() {
+        return clockOverride != null ? clockOverride.getAsLong() : System.currentTimeMillis() * 1000L;
     }
 
     /** A bucket's constant arguments, encoded the first time its shape is seen. */
@@ -206,6 +222,28 @@ public final class RedisStore implements BucketStore {
      * script themselves (the benchmarks' {@code redis-benchmark} run).
      */
     public static List<String> bucketArguments(BucketRequest r) {
+        return bucketArguments(r, System.currentTimeMillis() * 1000L);
+    }
+
+    /**
+     * The same, for a calendar quota with the window boundaries around {@code nowMicros} on this
+     * node's clock: count and four boundaries per limit instead of a triple.
+     */
+    static List<String> bucketArguments(BucketRequest r, long nowMicros) {
+        if (r.algorithm() == Algorithm.CALENDAR) {
+            List<String> a = new ArrayList<>(4 + 5 * r.limits().size());
+            a.add(r.enforcing() ? "1" : "0");
+            a.add("c");
+            a.add(Long.toString(r.cost()));
+            a.add(Integer.toString(r.limits().size()));
+            for (Limit l : r.limits()) {
+                a.add(Long.toString(l.capacity()));
+                for (long b : l.calendar().boundariesAround(nowMicros)) {
+                    a.add(Long.toString(b));
+                }
+            }
+            return a;
+        }
         boolean log = r.algorithm() == Algorithm.SLIDING_LOG;
         List<String> a = new ArrayList<>(4 + 3 * r.limits().size());
         a.add(r.enforcing() ? "1" : "0");

@@ -12,6 +12,9 @@ KEYS[i]   one key per (client, policy, algorithm): a sliding log's key ends with
           Sliding log: a sorted set of the admitted requests, scored by their time in µs, members
           "<time>:<sequence>", unique within the set; it never holds more entries than the largest
           count per window of the policy.
+          Calendar quota (key ends with ":cal"): a string holding "<start>:<count>" per limit,
+          joined by ",": the start of the window in µs and the cost taken in it. It expires (PX)
+          at the end of the latest of its windows.
 
 ARGV[1]   "" to read the clock from Redis TIME (always, in production); tests may pass a time in
           microseconds instead, to drive the clock. Keys still expire in Redis' real time, so
@@ -19,10 +22,16 @@ ARGV[1]   "" to read the clock from Redis TIME (always, in production); tests ma
 ARGV[2]   "" to decide and take; "dry" to decide and take nothing (Redis Cluster, when the keys
           of one request live in several slots: every slot is asked first, then each takes).
 ARGV[3..] for each key, in order: enforcing (1, or 0 for shadow), algorithm (b: token bucket,
-          l: sliding log), cost, m (number of limits), then m triples:
+          l: sliding log, c: calendar quota), cost, m (number of limits), then per limit:
             token bucket  capacity, p, n: the limit refills n tokens every p µs; n and p are
                           coprime and capacity * p <= 2^52, so every number is an exact integer
             sliding log   count, window in µs, 1: at most count requests in any window
+            calendar      count, b0, b1, b2, b3 (five numbers): at most count per window; the
+                          windows [b0, b1), [b1, b2), [b2, b3) in µs are the previous, current and
+                          next calendar windows as the calling node's clock sees them (only Java
+                          knows time zones). The script counts in the one that holds its now, so
+                          a node's clock may be off by a window either way; beyond that the
+                          nearest window is used, and its reset is said as at least 1 µs away.
 
 Reply     a flat array, four integers per limit, keys in order then limits in order:
           remaining (tokens, or requests left in the window), µs until one more is available
@@ -160,7 +169,33 @@ for i = 1, #KEYS do
   local m = tonumber(ARGV[a + 3])
   a = a + 4
   local limits, ok, longest, most, capped, held = {}, true, 0, 0, false, 0
-  if log then
+  local calendar = ARGV[a - 3] == 'c'
+  if calendar then
+    -- A state of another number of limits, or of an earlier window, counts nothing; it is
+    -- overwritten only when this call takes, so a refused read changes nothing.
+    local stored = getBucket(KEYS[i])
+    local starts, counts, k = {}, {}, 0
+    if stored then
+      for start, count in string.gmatch(stored, '(%d+):(%d+)') do
+        k = k + 1
+        starts[k], counts[k] = tonumber(start), tonumber(count)
+      end
+      if k ~= m then starts = {} end
+    end
+    for j = 1, m do
+      local count = tonumber(ARGV[a])
+      local start, finish = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+      if now >= finish then
+        start, finish = finish, tonumber(ARGV[a + 3])
+        if now >= finish then start, finish = finish, tonumber(ARGV[a + 4]) end
+      end
+      a = a + 5
+      local used = 0
+      if starts[j] == start then used = counts[j] end
+      if used + cost > count then ok = false end
+      limits[j] = { count, start, finish, used, used + cost }
+    end
+  elseif log then
     for j = 1, m do
       local count, window = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
       if window > longest then longest = window end
@@ -212,7 +247,7 @@ for i = 1, #KEYS do
       limits[j] = { cap, p, n, d, wanted }
     end
   end
-  buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held }
+  buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held, calendar }
   if enforcing and not ok then admitAll = false end
 end
 
@@ -235,7 +270,27 @@ end
 for i = 1, #KEYS do
   local b = buckets[i]
   local take = admitAll and b[2]
-  if b[4] then
+  if b[9] then
+    local states, expires = {}, 0
+    for j, l in ipairs(b[3]) do
+      local count, start, finish, used, wanted = l[1], l[2], l[3], l[4], l[5]
+      local after = used
+      if take then after = wanted end
+      local left = finish - now
+      if left < 1 then left = 1 end
+      local nextIn, retry = 0, 0
+      if after > 0 then nextIn = left end
+      if wanted > count then retry = left end
+      local remaining = count - after
+      if remaining < 0 then remaining = 0 end
+      answer(remaining, nextIn, nextIn, retry)
+      states[j] = string.format('%.0f:%.0f', start, after)
+      if left > expires then expires = left end
+    end
+    if take then
+      redis.call('SET', KEYS[i], table.concat(states, ','), 'PX', math.max(minTtl, ceildiv(expires, 1000)))
+    end
+  elseif b[4] then
     local key, cost = KEYS[i], b[5]
     if take then
       -- Entries out of every window go when the log is written, never on a refused read.

@@ -98,7 +98,9 @@ class RedisStoreAcrossSlotsIT {
     }
 
     BucketRequest request(String slot, String limits, Algorithm algorithm) {
-        return new BucketRequest("tollgate-test:{" + run + "-" + slot + "}:p", Limit.parse(limits), 1, true, algorithm);
+        // a calendar policy's limits are calendar quotas: the same counts, per hour
+        String text = algorithm == Algorithm.CALENDAR ? limits.replace("/min", "/hour calendar") : limits;
+        return new BucketRequest("tollgate-test:{" + run + "-" + slot + "}:p", Limit.parse(text), 1, true, algorithm);
     }
 
     @ParameterizedTest

@@ -1,0 +1,115 @@
+package dev.tollgate;
+
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The calendar window of a quota ({@code 1000/month calendar}): a fixed window that starts at the
+ * beginning of each hour, day or month in {@code zone}. Days are the zone's days (23 or 25 hours
+ * across a daylight-saving change), months have their real lengths; hours are the zone's hours.
+ * Always computed in the policy's zone, never in the JVM's default one, so every node agrees.
+ *
+ * <p>Times are epoch microseconds. Immutable and thread-safe.
+ *
+ * @param unit how long a window is
+ * @param zone the zone whose calendar the windows follow
+ */
+public record CalendarWindow(Unit unit, ZoneId zone) {
+
+    /** The length of a calendar window. */
+    public enum Unit {
+        HOUR(3_600_000_000L), DAY(86_400_000_000L), MONTH(30 * 86_400_000_000L);
+
+        /** A nominal length for display (the {@code w} of {@code RateLimit-Policy}); windows are real ones. */
+        final long nominalMicros;
+
+        Unit(long nominalMicros) {
+            this.nominalMicros = nominalMicros;
+        }
+    }
+
+    /** The zone when {@code tollgate.policy.<name>.zone} is not set. */
+    public static final ZoneId DEFAULT_ZONE = ZoneOffset.UTC;
+
+    /** What {@link #parseZone} accepts, for error messages. */
+    public static final String ZONE_SYNTAX = "a java.time zone id, e.g. 'UTC', 'Europe/Berlin', 'America/New_York' or '+05:30'";
+
+    public CalendarWindow {
+        Objects.requireNonNull(unit, "unit");
+        Objects.requireNonNull(zone, "zone");
+    }
+
+    /** The same windows in another zone. */
+    public CalendarWindow inZone(ZoneId other) {
+        return new CalendarWindow(unit, other);
+    }
+
+    /** The start of the window that contains {@code micros}. */
+    public long startMicros(long micros) {
+        ZonedDateTime at = Instant.EPOCH.plus(micros, ChronoUnit.MICROS).atZone(zone);
+        return switch (unit) {
+            case HOUR -> micros(at.truncatedTo(ChronoUnit.HOURS));
+            case DAY -> micros(at.toLocalDate().atStartOfDay(zone));
+            case MONTH -> micros(at.toLocalDate().withDayOfMonth(1).atStartOfDay(zone));
+        };
+    }
+
+    /** The end of the window that contains {@code micros}: the start of the next one. */
+    public long endMicros(long micros) {
+        long start = startMicros(micros);
+        ZonedDateTime s = Instant.EPOCH.plus(start, ChronoUnit.MICROS).atZone(zone);
+        long end = switch (unit) {
+            // plusHours moves on the time line, so the two 02:00 hours of an autumn night are two windows
+            case HOUR -> startMicros(micros(s.plusHours(1)));
+            case DAY -> micros(s.toLocalDate().plusDays(1).atStartOfDay(zone));
+            case MONTH -> micros(s.toLocalDate().plusMonths(1).atStartOfDay(zone));
+        };
+        // a zone whose offset moves by less than an hour could truncate back: never end before the start
+        return end > start ? end : start + unit.nominalMicros;
+    }
+
+    /**
+     * Four window boundaries around {@code micros}: the starts of the previous, the current and
+     * the next window, and the end of the next one. The Redis store passes them to the script,
+     * which picks the window that holds Redis' own time: a node's clock may be off by up to a
+     * window either way and every node still counts in the same window.
+     */
+    public long[] boundariesAround(long micros) {
+        long current = startMicros(micros);
+        long next = endMicros(micros);
+        return new long[] {startMicros(current - 1), current, next, endMicros(next)};
+    }
+
+    /**
+     * Reads a zone id.
+     *
+     * @throws IllegalArgumentException saying it is not one ({@link #ZONE_SYNTAX} is what is accepted)
+     */
+    public static ZoneId parseZone(String text) {
+        String id = text.trim();
+        if (!id.matches("[A-Za-z].*|[+-]\\d{2}:\\d{2}")) {
+            // java.time also reads '-1' or '+5' as offsets: too easily a typo to accept
+            throw new IllegalArgumentException("it is not a zone id");
+        }
+        try {
+            return ZoneId.of(id);
+        } catch (DateTimeException e) {
+            throw new IllegalArgumentException("it is not a zone id known to java.time");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return unit.name().toLowerCase(Locale.ROOT) + " in " + zone.getId();
+    }
+
+    private static long micros(ZonedDateTime t) {
+        return Math.addExact(Math.multiplyExact(t.toEpochSecond(), 1_000_000L), t.getNano() / 1000);
+    }
+}

@@ -1,0 +1,96 @@
+package dev.tollgate.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.Algorithm;
+import dev.tollgate.CalendarWindow;
+import dev.tollgate.Limit;
+import dev.tollgate.spi.BucketRequest;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
+import net.jqwik.api.constraints.Size;
+
+/**
+ * Calendar quotas as properties against {@link CalendarModel}, a model of windows built from
+ * java.time another way: the windows {@link CalendarWindow} computes, and the in-memory store's
+ * every answer over generated steps in time (many of them landing on a boundary or one µs
+ * before it). The same model holds the Redis store in {@code RedisStoreCalendarIT}.
+ */
+class CalendarQuotaProperties {
+
+    @Provide
+    Arbitrary<ZoneId> zones() {
+        return Arbitraries.of("UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Sydney",
+                "Pacific/Chatham", "America/Sao_Paulo", "Asia/Tokyo", "America/St_Johns").map(ZoneId::of);
+    }
+
+    /** 2000 to 2040, in µs. */
+    private static final long FROM = 946_684_800_000_000L;
+    private static final long TO = 2_208_988_800_000_000L;
+
+    @Property(tries = 2000)
+    void windowsAreTheModelsWindows(@ForAll("zones") ZoneId zone, @ForAll CalendarWindow.Unit unit,
+                                    @ForAll @LongRange(min = FROM, max = TO) long micros) {
+        CalendarWindow w = new CalendarWindow(unit, zone);
+        long start = w.startMicros(micros);
+        long end = w.endMicros(micros);
+        String window = CalendarModel.window(unit, zone, micros);
+        assertTrue(start <= micros && micros < end);
+        assertEquals(window, CalendarModel.window(unit, zone, start), "the start is in the window");
+        assertEquals(end, CalendarModel.end(unit, zone, micros), "the end is the model's");
+        assertTrue(!CalendarModel.window(unit, zone, start - 1).equals(window), "the start is the first µs of the window");
+        long[] b = w.boundariesAround(micros);
+        assertEquals(start, b[1]);
+        assertEquals(end, b[2]);
+        assertEquals(start, CalendarModel.end(unit, zone, b[0]), "the previous window ends where this one starts");
+        assertEquals(b[3], CalendarModel.end(unit, zone, end), "the next window ends at the last boundary");
+    }
+
+    /** One step: how far time moves before the request (0: to the next boundary, 1: to one µs before it), and its cost. */
+    record Step(int how, long micros, long cost) {
+    }
+
+    @Provide
+    Arbitrary<List<Step>> steps() {
+        Arbitrary<Step> step = net.jqwik.api.Combinators.combine(
+                Arbitraries.integers().between(0, 3),
+                Arbitraries.longs().between(0, 40L * 86_400_000_000L),
+                Arbitraries.longs().between(1, 3)).as(Step::new);
+        return step.list().ofMinSize(1).ofMaxSize(40);
+    }
+
+    @Property(tries = 300)
+    void theInMemoryStoreAgreesWithTheModel(@ForAll("zones") ZoneId zone, @ForAll CalendarWindow.Unit unit,
+                                            @ForAll @IntRange(min = 1, max = 5) int capacity,
+                                            @ForAll @LongRange(min = FROM, max = TO) long start,
+                                            @ForAll("steps") @Size(min = 1) List<Step> steps) {
+        AtomicLong clock = new AtomicLong(start);
+        LocalStore store = new LocalStore(1_000, clock::get);
+        CalendarModel model = new CalendarModel();
+        List<Limit> limits = Limit.parse(capacity + "/" + unit.name().toLowerCase() + " calendar").stream()
+                .map(l -> l.inZone(zone)).toList();
+        for (Step s : steps) {
+            long now = clock.get();
+            long end = CalendarModel.end(unit, zone, now);
+            switch (s.how()) {
+                case 0 -> clock.set(end);
+                case 1 -> clock.set(end - 1);
+                case 2 -> clock.addAndGet(s.micros() % 5_000_000);
+                default -> clock.addAndGet(s.micros());
+            }
+            long[] expected = model.take("k", capacity, unit, zone, clock.get(), s.cost());
+            long[] actual = Replies.flat(store.acquire(List.of(new BucketRequest("k", limits, s.cost(), true, Algorithm.CALENDAR))));
+            assertArrayEquals(expected, actual, "at " + clock.get());
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package dev.tollgate.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.tollgate.Algorithm;
+import dev.tollgate.CalendarWindow;
+import dev.tollgate.Limit;
+import dev.tollgate.spi.BucketRequest;
+import dev.tollgate.spi.BucketStore;
+import dev.tollgate.testing.ManualClock;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The meaning of a calendar quota, run against every store: both must give the same answer to
+ * the microsecond, and the one {@link CalendarModel} gives. Time is a {@link ManualClock}.
+ */
+abstract class CalendarStoreContract {
+
+    abstract BucketStore store(ManualClock clock);
+
+    final ManualClock clock = new ManualClock();
+    BucketStore store;
+    final String run = UUID.randomUUID().toString();
+
+    @BeforeEach
+    void open() {
+        store = store(clock);
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    String key(String name) {
+        return "tollgate-test:{" + run + "}:" + name + ":cal";
+    }
+
+    static List<Limit> quota(String limits, String zone) {
+        return Limit.parse(limits).stream().map(l -> l.inZone(ZoneId.of(zone))).toList();
+    }
+
+    static BucketRequest calendar(String key, List<Limit> limits, long cost) {
+        return new BucketRequest(key, limits, cost, true, Algorithm.CALENDAR);
+    }
+
+    long[] take(String key, String limits, String zone, long cost) {
+        return Replies.flat(store.acquire(List.of(calendar(key, quota(limits, zone), cost))));
+    }
+
+    void at(String isoZoned) {
+        ZonedDateTime t = ZonedDateTime.parse(isoZoned);
+        clock.advanceMicros(t.toEpochSecond() * 1_000_000L + t.getNano() / 1000 - clock.nowMicros());
+    }
+
+    static long micros(Duration d) {
+        return d.toNanos() / 1000;
+    }
+
+    @ParameterizedTest(name = "{0}: {1} days")
+    @CsvSource({"2026-02, 28", "2028-02, 29", "2026-04, 30", "2026-01, 31", "2026-12, 31"})
+    void aMonthlyQuotaResetsOnTheFirstOfTheNextMonth(String month, int days) {
+        String k = key("month-" + month);
+        at(month + "-03T10:00:00Z");
+        assertArrayEquals(new long[] {1, left(month, days, 3), left(month, days, 3), 0}, take(k, "2/month calendar", "UTC", 1));
+        assertEquals(0, take(k, "2/month calendar", "UTC", 1)[0]);
+        long[] refused = take(k, "2/month calendar", "UTC", 1);
+        assertEquals(left(month, days, 3), refused[3], "Retry-After: the time to the 1st of the next month");
+        clock.advanceMicros(refused[3] - 1);
+        assertEquals(1, take(k, "2/month calendar", "UTC", 1)[3], "one microsecond before the 1st, still refused");
+        clock.advanceMicros(1);
+        long[] reset = take(k, "2/month calendar", "UTC", 1);
+        assertEquals(0, reset[3], "on the 1st the quota is whole again");
+        assertEquals(1, reset[0]);
+    }
+
+    /** Microseconds from 10:00 on day {@code day} of {@code month} to the end of that month. */
+    private static long left(String month, int days, int day) {
+        return micros(Duration.ofDays(days - day + 1).minusHours(10));
+    }
+
+    @Test
+    void aDayInBerlinIs23HoursInSpringAnd25InAutumn() {
+        String k = key("berlin");
+        at("2026-03-29T00:00:00+01:00[Europe/Berlin]");
+        take(k, "1/day calendar", "Europe/Berlin", 1);
+        assertEquals(micros(Duration.ofHours(23)), take(k, "1/day calendar", "Europe/Berlin", 1)[3]);
+        at("2026-10-25T00:00:00+02:00[Europe/Berlin]");
+        take(k, "1/day calendar", "Europe/Berlin", 1);
+        assertEquals(micros(Duration.ofHours(25)), take(k, "1/day calendar", "Europe/Berlin", 1)[3]);
+        at("2026-10-25T23:59:59.999999+01:00[Europe/Berlin]");
+        assertEquals(1, take(k, "1/day calendar", "Europe/Berlin", 1)[3], "still the 25th in Berlin");
+        at("2026-10-26T00:00:00+01:00[Europe/Berlin]");
+        assertEquals(0, take(k, "1/day calendar", "Europe/Berlin", 1)[3], "midnight in Berlin, 23:00 UTC");
+    }
+
+    @Test
+    void theTwoTwoOClockHoursOfAnAutumnNightAreTwoWindows() {
+        String k = key("hours");
+        at("2026-10-25T02:30:00+02:00[Europe/Berlin]");
+        assertEquals(micros(Duration.ofMinutes(30)), take(k, "1/hour calendar", "Europe/Berlin", 1)[1]);
+        at("2026-10-25T02:10:00+01:00[Europe/Berlin]");
+        assertEquals(0, take(k, "1/hour calendar", "Europe/Berlin", 1)[3], "the second 02:00 hour is a new window");
+    }
+
+    @Test
+    void aQuotaSpentAcrossABoundaryStartsWholeAtTheBoundary() {
+        String k = key("boundary");
+        at("2026-05-31T23:59:58Z");
+        take(k, "3/day calendar", "UTC", 2);
+        long[] last = take(k, "3/day calendar", "UTC", 2);
+        assertEquals(2_000_000, last[3], "the third and fourth do not fit: retry at midnight");
+        assertEquals(1, last[0]);
+        clock.advanceMicros(2_000_000);
+        long[] next = take(k, "3/day calendar", "UTC", 2);
+        assertArrayEquals(new long[] {1, micros(Duration.ofDays(1)), micros(Duration.ofDays(1)), 0}, next,
+                "a fixed window: what was taken yesterday counts nothing today");
+    }
+
+    @Test
+    void severalCalendarLimitsInOnePolicyAllAdmitOrNoneTakes() {
+        String k = key("two");
+        at("2026-06-10T08:00:00Z");
+        String limits = "2/hour calendar; 3/day calendar";
+        take(k, limits, "UTC", 1);
+        take(k, limits, "UTC", 1);
+        long[] refused = take(k, limits, "UTC", 1);
+        assertEquals(micros(Duration.ofHours(1)), refused[3], "the hour refuses");
+        assertEquals(0, refused[7], "the day alone would admit");
+        assertEquals(1, refused[4], "and keeps its one left: nothing was taken");
+        at("2026-06-10T09:00:00Z");
+        take(k, limits, "UTC", 1);
+        long[] dayOut = take(k, limits, "UTC", 1);
+        assertEquals(micros(Duration.ofHours(15)), dayOut[7], "the day refuses until midnight");
+        assertEquals(1, dayOut[0], "the hour keeps its one left");
+    }
+
+    @Test
+    void aCalendarQuotaAndARateLimitOfOneRequestAreAllOrNothing() {
+        String quota = key("aon-quota");
+        String rate = "tollgate-test:{" + run + "}:aon-rate";
+        at("2026-06-10T08:00:00Z");
+        BucketRequest q = calendar(quota, quota("1/day calendar", "UTC"), 1);
+        BucketRequest r = new BucketRequest(rate, Limit.parse("1/min"), 1, true);
+        long[] first = Replies.flat(store.acquire(List.of(q, r)));
+        assertEquals(0, first[3] + first[7]);
+        long[] rateRefuses = Replies.flat(store.acquire(List.of(
+                calendar(key("aon-quota-2"), quota("5/day calendar", "UTC"), 1), r)));
+        assertEquals(60_000_000, rateRefuses[7]);
+        assertEquals(5, rateRefuses[0], "the quota took nothing when the rate refused");
+        clock.advance(Duration.ofMinutes(1));
+        long[] quotaRefuses = Replies.flat(store.acquire(List.of(q, r)));
+        assertEquals(micros(Duration.ofHours(16).minusMinutes(1)), quotaRefuses[3]);
+        assertEquals(0, quotaRefuses[7], "the rate alone would admit");
+        long[] rateAlone = Replies.flat(store.acquire(List.of(r)));
+        assertEquals(0, rateAlone[3], "and still has its token: the refusal took nothing");
+    }
+
+    @Test
+    void aShadowQuotaTakesOnlyWhenItsOwnLimitAdmits() {
+        at("2026-06-10T08:00:00Z");
+        BucketRequest shadow = new BucketRequest(key("shadow"), quota("1/day calendar", "UTC"), 1, false, Algorithm.CALENDAR);
+        store.acquire(List.of(shadow));
+        long[] over = Replies.flat(store.acquire(List.of(shadow)));
+        assertEquals(0, over[0]);
+        assertEquals(micros(Duration.ofHours(16)), over[3], "the shadow quota says it would refuse");
+    }
+
+    /**
+     * Random requests over random zones and units, hitting boundaries on purpose, against the
+     * model: every answer equal to the microsecond. Seeded, so a failure repeats.
+     */
+    @Test
+    void agreesWithTheModel() {
+        String[] zones = {"UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Sydney",
+                "Pacific/Chatham", "America/Sao_Paulo"};
+        for (int seed = 0; seed < 40; seed++) {
+            Random random = new Random(seed);
+            CalendarModel model = new CalendarModel();
+            ZoneId zone = ZoneId.of(zones[random.nextInt(zones.length)]);
+            CalendarWindow.Unit unit = CalendarWindow.Unit.values()[random.nextInt(3)];
+            long capacity = 1 + random.nextInt(4);
+            String limit = capacity + "/" + unit.name().toLowerCase() + " calendar";
+            String k = key("model-" + seed);
+            clock.advanceMicros(1_700_000_000_000_000L + (long) (random.nextDouble() * 150_000_000_000_000L) - clock.nowMicros());
+            for (int step = 0; step < 60; step++) {
+                long now = clock.nowMicros();
+                long cost = 1 + random.nextInt(2);
+                long[] expected = model.take(k, capacity, unit, zone, now, cost);
+                long[] actual = take(k, limit, zone.getId(), cost);
+                assertArrayEquals(expected, actual, "seed " + seed + " step " + step + " at " + now + " " + limit + " in " + zone);
+                switch (random.nextInt(4)) {
+                    case 0 -> clock.advanceMicros(1 + random.nextInt(1_000_000));
+                    case 1 -> clock.advanceMicros(expected[1] > 0 ? expected[1] - random.nextInt(2) : 1);
+                    case 2 -> clock.advanceMicros(CalendarModel.end(unit, zone, now) - now + random.nextInt(3));
+                    default -> clock.advanceMicros((long) (random.nextDouble() * 40L * 86_400_000_000L));
+                }
+            }
+        }
+    }
+}
