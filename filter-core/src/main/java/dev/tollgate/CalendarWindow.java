@@ -2,6 +2,7 @@ package dev.tollgate;
 
 import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -53,11 +54,22 @@ public record CalendarWindow(Unit unit, ZoneId zone) {
     /** The start of the window that contains {@code micros}. */
     public long startMicros(long micros) {
         ZonedDateTime at = Instant.EPOCH.plus(micros, ChronoUnit.MICROS).atZone(zone);
+        LocalDate date = at.toLocalDate();
         return switch (unit) {
             case HOUR -> micros(at.truncatedTo(ChronoUnit.HOURS));
-            case DAY -> micros(at.toLocalDate().atStartOfDay(zone));
-            case MONTH -> micros(at.toLocalDate().withDayOfMonth(1).atStartOfDay(zone));
+            case DAY -> latestStart(micros, date, date.plusDays(1));
+            case MONTH -> latestStart(micros, date.withDayOfMonth(1), date.withDayOfMonth(1).plusMonths(1));
         };
+    }
+
+    /**
+     * The start of {@code first}, or of {@code next} when that has already begun: where clocks go
+     * back at local midnight (America/Santiago, Asia/Beirut), the local date reads the day before
+     * again for an hour, but the day that began at midnight goes on; a window never runs back.
+     */
+    private long latestStart(long micros, LocalDate first, LocalDate next) {
+        long n = micros(next.atStartOfDay(zone));
+        return n <= micros ? n : micros(first.atStartOfDay(zone));
     }
 
     /** The end of the window that contains {@code micros}: the start of the next one. */

@@ -1,9 +1,12 @@
-package dev.tollgate.internal;
+package dev.tollgate.internal.bucket;
 
 import dev.tollgate.CalendarWindow;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import java.time.zone.ZoneOffsetTransition;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
@@ -11,8 +14,9 @@ import java.util.Map;
 /**
  * A small exact model of calendar quotas, built from java.time in another way than
  * {@link CalendarWindow}: a window is the set of instants with the same local date (day), the
- * same year and month (month), or the same local date, hour and offset (hour); it ends at the
- * first microsecond whose window differs, found by search. One limit per key. Not thread-safe.
+ * same year and month (month), or the same local date, hour and offset (hour), where a date once
+ * begun goes on even if a clock change turns the local date back; it ends at the first
+ * microsecond whose window differs, found by search. One limit per key. Not thread-safe.
  */
 final class CalendarModel {
 
@@ -22,12 +26,22 @@ final class CalendarModel {
     private final Map<String, Held> held = new HashMap<>();
 
     static String window(CalendarWindow.Unit unit, ZoneId zone, long micros) {
-        ZonedDateTime t = Instant.EPOCH.plus(micros, ChronoUnit.MICROS).atZone(zone);
-        return switch (unit) {
-            case MONTH -> t.getYear() + "-" + t.getMonthValue();
-            case DAY -> t.toLocalDate().toString();
-            case HOUR -> t.toLocalDate() + "T" + t.getHour() + t.getOffset();
-        };
+        Instant at = Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
+        ZonedDateTime t = at.atZone(zone);
+        if (unit == CalendarWindow.Unit.HOUR) {
+            return t.toLocalDate() + "T" + t.getHour() + t.getOffset();
+        }
+        // A calendar never runs back: where a clock change at local midnight turns the date back
+        // (St. John's, 2009-11-01 at 00:01), the day or month already begun goes on. So the date is
+        // the latest one shown at this instant or just before a transition of the last three hours.
+        LocalDate date = t.toLocalDate();
+        ZoneOffsetTransition tr = zone.getRules().previousTransition(at.plusNanos(1));
+        while (tr != null && tr.getInstant().isAfter(at.minus(Duration.ofHours(3)))) {
+            LocalDate before = tr.getInstant().minusNanos(1000).atZone(zone).toLocalDate();
+            date = before.isAfter(date) ? before : date;
+            tr = zone.getRules().previousTransition(tr.getInstant());
+        }
+        return unit == CalendarWindow.Unit.MONTH ? date.getYear() + "-" + date.getMonthValue() : date.toString();
     }
 
     /** The first microsecond after {@code micros} in another window. */

@@ -1,5 +1,6 @@
-package dev.tollgate.internal;
+package dev.tollgate.internal.bucket;
 
+import dev.tollgate.internal.local.LocalStore;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,12 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.Algorithm;
 import dev.tollgate.CalendarWindow;
 import dev.tollgate.Limit;
-import dev.tollgate.spi.BucketRequest;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -31,12 +32,25 @@ class CalendarQuotaProperties {
     @Provide
     Arbitrary<ZoneId> zones() {
         return Arbitraries.of("UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Sydney",
-                "Pacific/Chatham", "America/Sao_Paulo", "Asia/Tokyo", "America/St_Johns").map(ZoneId::of);
+                "Pacific/Chatham", "America/Sao_Paulo", "Asia/Tokyo", "America/St_Johns", "America/Santiago", "Asia/Beirut").map(ZoneId::of);
     }
 
     /** 2000 to 2040, in µs. */
     private static final long FROM = 946_684_800_000_000L;
     private static final long TO = 2_208_988_800_000_000L;
+
+    /**
+     * Found by the property below: in St. John's the clocks went back at 00:01 on 2009-11-01, so
+     * the local date read 31 October again for an hour. November had begun at 00:00 and goes on
+     * (the window used to start on 31 October and end before the instant; Santiago and Beirut turn
+     * their clocks back at midnight today). The same for the day.
+     */
+    @Example
+    void aMonthBegunBeforeAClockChangeTurnsTheDateBackGoesOn() {
+        windowsAreTheModelsWindows(ZoneId.of("America/St_Johns"), CalendarWindow.Unit.MONTH, 1_257_046_200_000_000L);
+        windowsAreTheModelsWindows(ZoneId.of("America/St_Johns"), CalendarWindow.Unit.DAY, 1_257_043_000_000_000L);
+        windowsAreTheModelsWindows(ZoneId.of("America/Santiago"), CalendarWindow.Unit.DAY, 1_775_358_000_000_000L);
+    }
 
     @Property(tries = 2000)
     void windowsAreTheModelsWindows(@ForAll("zones") ZoneId zone, @ForAll CalendarWindow.Unit unit,

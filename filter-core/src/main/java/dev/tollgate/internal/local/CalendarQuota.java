@@ -1,4 +1,4 @@
-package dev.tollgate.internal;
+package dev.tollgate.internal.local;
 
 import dev.tollgate.Limit;
 import dev.tollgate.LimitState;

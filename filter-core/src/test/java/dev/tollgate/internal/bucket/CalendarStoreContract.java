@@ -1,4 +1,4 @@
-package dev.tollgate.internal;
+package dev.tollgate.internal.bucket;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.tollgate.Algorithm;
 import dev.tollgate.CalendarWindow;
 import dev.tollgate.Limit;
-import dev.tollgate.spi.BucketRequest;
-import dev.tollgate.spi.BucketStore;
+
+
 import dev.tollgate.testing.ManualClock;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -25,52 +25,52 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The meaning of a calendar quota, run against every store: both must give the same answer to
  * the microsecond, and the one {@link CalendarModel} gives. Time is a {@link ManualClock}.
  */
-abstract class CalendarStoreContract {
+public abstract class CalendarStoreContract {
 
-    abstract BucketStore store(ManualClock clock);
+    protected abstract BucketStore store(ManualClock clock);
 
-    final ManualClock clock = new ManualClock();
-    BucketStore store;
-    final String run = UUID.randomUUID().toString();
+    protected final ManualClock clock = new ManualClock();
+    protected BucketStore store;
+    protected final String run = UUID.randomUUID().toString();
 
     @BeforeEach
-    void open() {
+    protected void open() {
         store = store(clock);
     }
 
     @AfterEach
-    void closeStore() {
+    protected void closeStore() {
         store.close();
     }
 
-    String key(String name) {
+    protected String key(String name) {
         return "tollgate-test:{" + run + "}:" + name + ":cal";
     }
 
-    static List<Limit> quota(String limits, String zone) {
+    protected static List<Limit> quota(String limits, String zone) {
         return Limit.parse(limits).stream().map(l -> l.inZone(ZoneId.of(zone))).toList();
     }
 
-    static BucketRequest calendar(String key, List<Limit> limits, long cost) {
+    protected static BucketRequest calendar(String key, List<Limit> limits, long cost) {
         return new BucketRequest(key, limits, cost, true, Algorithm.CALENDAR);
     }
 
-    long[] take(String key, String limits, String zone, long cost) {
+    protected long[] take(String key, String limits, String zone, long cost) {
         return Replies.flat(store.acquire(List.of(calendar(key, quota(limits, zone), cost))));
     }
 
-    void at(String isoZoned) {
+    protected void at(String isoZoned) {
         ZonedDateTime t = ZonedDateTime.parse(isoZoned);
         clock.advanceMicros(t.toEpochSecond() * 1_000_000L + t.getNano() / 1000 - clock.nowMicros());
     }
 
-    static long micros(Duration d) {
+    protected static long micros(Duration d) {
         return d.toNanos() / 1000;
     }
 
     @ParameterizedTest(name = "{0}: {1} days")
     @CsvSource({"2026-02, 28", "2028-02, 29", "2026-04, 30", "2026-01, 31", "2026-12, 31"})
-    void aMonthlyQuotaResetsOnTheFirstOfTheNextMonth(String month, int days) {
+    protected void aMonthlyQuotaResetsOnTheFirstOfTheNextMonth(String month, int days) {
         String k = key("month-" + month);
         at(month + "-03T10:00:00Z");
         assertArrayEquals(new long[] {1, left(month, days, 3), left(month, days, 3), 0}, take(k, "2/month calendar", "UTC", 1));
@@ -91,7 +91,7 @@ abstract class CalendarStoreContract {
     }
 
     @Test
-    void aDayInBerlinIs23HoursInSpringAnd25InAutumn() {
+    protected void aDayInBerlinIs23HoursInSpringAnd25InAutumn() {
         String k = key("berlin");
         at("2026-03-29T00:00:00+01:00[Europe/Berlin]");
         take(k, "1/day calendar", "Europe/Berlin", 1);
@@ -106,7 +106,7 @@ abstract class CalendarStoreContract {
     }
 
     @Test
-    void theTwoTwoOClockHoursOfAnAutumnNightAreTwoWindows() {
+    protected void theTwoTwoOClockHoursOfAnAutumnNightAreTwoWindows() {
         String k = key("hours");
         at("2026-10-25T02:30:00+02:00[Europe/Berlin]");
         assertEquals(micros(Duration.ofMinutes(30)), take(k, "1/hour calendar", "Europe/Berlin", 1)[1]);
@@ -115,7 +115,7 @@ abstract class CalendarStoreContract {
     }
 
     @Test
-    void aQuotaSpentAcrossABoundaryStartsWholeAtTheBoundary() {
+    protected void aQuotaSpentAcrossABoundaryStartsWholeAtTheBoundary() {
         String k = key("boundary");
         at("2026-05-31T23:59:58Z");
         take(k, "3/day calendar", "UTC", 2);
@@ -129,7 +129,7 @@ abstract class CalendarStoreContract {
     }
 
     @Test
-    void severalCalendarLimitsInOnePolicyAllAdmitOrNoneTakes() {
+    protected void severalCalendarLimitsInOnePolicyAllAdmitOrNoneTakes() {
         String k = key("two");
         at("2026-06-10T08:00:00Z");
         String limits = "2/hour calendar; 3/day calendar";
@@ -147,7 +147,7 @@ abstract class CalendarStoreContract {
     }
 
     @Test
-    void aCalendarQuotaAndARateLimitOfOneRequestAreAllOrNothing() {
+    protected void aCalendarQuotaAndARateLimitOfOneRequestAreAllOrNothing() {
         String quota = key("aon-quota");
         String rate = "tollgate-test:{" + run + "}:aon-rate";
         at("2026-06-10T08:00:00Z");
@@ -168,7 +168,7 @@ abstract class CalendarStoreContract {
     }
 
     @Test
-    void aShadowQuotaTakesOnlyWhenItsOwnLimitAdmits() {
+    protected void aShadowQuotaTakesOnlyWhenItsOwnLimitAdmits() {
         at("2026-06-10T08:00:00Z");
         BucketRequest shadow = new BucketRequest(key("shadow"), quota("1/day calendar", "UTC"), 1, false, Algorithm.CALENDAR);
         store.acquire(List.of(shadow));
@@ -182,7 +182,7 @@ abstract class CalendarStoreContract {
      * model: every answer equal to the microsecond. Seeded, so a failure repeats.
      */
     @Test
-    void agreesWithTheModel() {
+    protected void agreesWithTheModel() {
         String[] zones = {"UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Sydney",
                 "Pacific/Chatham", "America/Sao_Paulo"};
         for (int seed = 0; seed < 40; seed++) {

@@ -1,13 +1,15 @@
-package dev.tollgate.internal;
+package dev.tollgate.internal.redis;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.spi.BucketRequest;
-import dev.tollgate.spi.BucketStore;
 import dev.tollgate.testing.ManualClock;
 import dev.tollgate.testing.RedisEndpoint;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.bucket.BucketStore;
+import dev.tollgate.internal.bucket.CalendarStoreContract;
+import dev.tollgate.internal.bucket.Replies;
 import dev.tollgate.testing.TestRedis;
 import dev.tollgate.testing.WithRedis;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class RedisStoreCalendarIT extends CalendarStoreContract {
 
     @Override
-    BucketStore store(ManualClock clock) {
+    protected BucketStore store(ManualClock clock) {
         RedisStore s = new RedisStore(JedisPort.standalone(RedisStoreIT.settings(TestRedis.shared())), clock::nowMicros);
         s.load("any");
         return s;
