@@ -167,7 +167,7 @@ public class TollgateFeature implements DynamicFeature {
                     ConfigSources.of("JAX-RS application property", key -> {
                         Object v = configuration.getProperty(key);
                         return v == null ? null : v.toString();
-                    }));
+                    }, configuration::getPropertyNames));
             String name = "jaxrs";
             try {
                 if (servletContext != null) {

@@ -17,6 +17,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -91,7 +94,8 @@ public class TollgateFilter implements Filter {
             return;
         }
         ServletContext context = filterConfig.getServletContext();
-        ConfigLookup lookup = lookup(context, filterConfig.getFilterName(), filterConfig::getInitParameter);
+        ConfigLookup lookup = lookup(context, filterConfig.getFilterName(), filterConfig::getInitParameter,
+                () -> Collections.list(filterConfig.getInitParameterNames()));
         ClassLoader loader = context.getClassLoader();
         String name = (context.getContextPath().isEmpty() ? "/" : context.getContextPath()) + " " + filterConfig.getFilterName();
         try {
@@ -104,12 +108,18 @@ public class TollgateFilter implements Filter {
         LimiterAttribute.publish(context, LIMITER_ATTRIBUTE + "." + filterConfig.getFilterName(), limiter);
     }
 
-    /** The configuration sources of a filter, highest first. */
-    static ConfigLookup lookup(ServletContext context, String filterName, UnaryOperator<String> initParams) {
+    /**
+     * The configuration sources of a filter, highest first. Each lists its names, so a mistyped
+     * init-param or context-param is warned about (or refused with {@code tollgate.strict-config})
+     * like a mistyped environment variable.
+     */
+    static ConfigLookup lookup(ServletContext context, String filterName, UnaryOperator<String> initParams,
+                               Supplier<? extends Collection<String>> initParamNames) {
         return ConfigLookup.of(
                 ConfigSources.server(context.getClassLoader()),
-                ConfigSources.of("init-param of filter '" + filterName + "'", initParams),
-                ConfigSources.of("context-param of the web application", context::getInitParameter));
+                ConfigSources.of("init-param of filter '" + filterName + "'", initParams, initParamNames),
+                ConfigSources.of("context-param of the web application", context::getInitParameter,
+                        () -> Collections.list(context.getInitParameterNames())));
     }
 
     @Override

@@ -30,7 +30,8 @@ public final class TollgateInitializer implements ServletContainerInitializer {
                 continue;
             }
             try {
-                TollgateConfig.load(TollgateFilter.lookup(context, e.getKey(), r::getInitParameter), context.getClassLoader());
+                TollgateConfig.load(TollgateFilter.lookup(context, e.getKey(), r::getInitParameter,
+                        () -> r.getInitParameters().keySet()), context.getClassLoader());
             } catch (ConfigException ex) {
                 LOG.severe(ex.getMessage());
                 throw new ServletException(ex.getMessage(), ex);
