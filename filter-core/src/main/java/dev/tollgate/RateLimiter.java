@@ -175,27 +175,6 @@ public final class RateLimiter implements AutoCloseable {
         reloads.require(new PolicyRequirement(policy, cost, where), config);
     }
 
-    /**
-     * The message, id {@code TOLLGATE-003} first, for code outside the configuration ({@code where},
-     * e.g. {@code @RateLimited on Api#export}) that names a policy the configuration in force does
-     * not declare; it lists the policies that are declared.
-     */
-    public String unknownPolicyMessage(String where, String policy) {
-        List<String> known = new ArrayList<>();
-        config.policies().forEach(p -> known.add(p.name()));
-        return Messages.UNKNOWN_POLICY + ": " + where + " names the policy '" + policy + "', which is not configured."
-                + " Configured policies: " + known + ". Declare it in tollgate.policies and set tollgate.policy."
-                + policy + ".limits";
-    }
-
-    /**
-     * The message, id {@code TOLLGATE-090} first, for an unexpected error in an integration
-     * (a filter, a feature): {@code what} says what happened and what the request gets.
-     */
-    public static String internalErrorMessage(String what) {
-        return Messages.INTERNAL_ERROR + ": " + what;
-    }
-
     /** The configuration in force now. */
     public TollgateConfig config() {
         return config;

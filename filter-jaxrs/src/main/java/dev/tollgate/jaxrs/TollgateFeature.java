@@ -3,6 +3,7 @@ package dev.tollgate.jaxrs;
 import dev.tollgate.Limit;
 import dev.tollgate.Plans;
 import dev.tollgate.Policy;
+import dev.tollgate.Integration;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;
@@ -189,7 +190,7 @@ public class TollgateFeature implements DynamicFeature {
     }
 
     private IllegalStateException unknownPolicy(String name, Class<?> type, Method method, RateLimiter rl) {
-        return fail(rl.unknownPolicyMessage("@RateLimited on " + type.getName() + "#" + method.getName(), name));
+        return fail(Integration.unknownPolicyMessage(rl, "@RateLimited on " + type.getName() + "#" + method.getName(), name));
     }
 
     /** Puts the limiter in (or takes it out of) the servlet context, where the application can reach it. */

@@ -2,6 +2,7 @@ package dev.tollgate.jaxrs;
 
 import dev.tollgate.HttpAnswer;
 import dev.tollgate.Policy;
+import dev.tollgate.Integration;
 import dev.tollgate.RateLimiter;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -59,7 +60,7 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
             }
             answer = limiter.answer(limiter.check(view, policies, cost));
         } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, RateLimiter.internalErrorMessage("unexpected error in the Tollgate JAX-RS filter; the request goes through"), e);
+            LOG.log(Level.SEVERE, Integration.internalErrorMessage("unexpected error in the Tollgate JAX-RS filter; the request goes through"), e);
             return;
         }
         @SuppressWarnings("unchecked")

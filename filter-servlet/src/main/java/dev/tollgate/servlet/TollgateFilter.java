@@ -1,6 +1,7 @@
 package dev.tollgate.servlet;
 
 import dev.tollgate.HttpAnswer;
+import dev.tollgate.Integration;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;
@@ -142,13 +143,18 @@ public class TollgateFilter implements Filter {
                 http.addHeader(h.name(), h.value());
             }
         } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, RateLimiter.internalErrorMessage("unexpected error in TollgateFilter; the request goes through"), e);
+            LOG.log(Level.SEVERE, Integration.internalErrorMessage("unexpected error in TollgateFilter; the request goes through"), e);
             answer = HttpAnswer.PASS;
         }
         if (answer.passes()) {
             chain.doFilter(request, response);
             return;
         }
+        write(http, answer);
+    }
+
+    /** Writes the status and body of an answer that does not pass (its headers are added already). */
+    private static void write(HttpServletResponse http, HttpAnswer answer) throws IOException {
         byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
         http.setStatus(answer.status());
         http.setContentType(answer.contentType());
@@ -164,17 +170,14 @@ public class TollgateFilter implements Filter {
     private void notStarted(HttpServletResponse http) throws IOException {
         if (!warnedNotStarted) {
             warnedNotStarted = true;
-            LOG.severe(RateLimiter.internalErrorMessage("a request reached TollgateFilter, which has not started (its start"
+            LOG.severe(Integration.internalErrorMessage("a request reached TollgateFilter, which has not started (its start"
                     + " failed, or it was destroyed); it answers 503 rather than let requests through unlimited"));
         }
-        byte[] body = ("{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,"
-                + "\"detail\":\"The rate limiter did not start.\"}").getBytes(StandardCharsets.UTF_8);
-        http.setStatus(503);
-        http.setHeader("Retry-After", "1");
-        http.setContentType("application/problem+json");
-        http.setCharacterEncoding("UTF-8");
-        http.setContentLength(body.length);
-        http.getOutputStream().write(body);
+        HttpAnswer answer = Integration.notStartedAnswer();
+        for (HttpAnswer.Header h : answer.headers()) {
+            http.setHeader(h.name(), h.value());
+        }
+        write(http, answer);
     }
 
     @Override

@@ -30,6 +30,13 @@ public final class HttpContract {
     private HttpContract() {
     }
 
+    /** The answer while no limiter runs (see {@link dev.tollgate.Integration#notStartedAnswer()}). */
+    public static HttpAnswer notStarted() {
+        return new HttpAnswer(503, List.of(new Header("Retry-After", "1")), "application/problem+json",
+                "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,"
+                        + "\"detail\":\"The rate limiter did not start.\"}");
+    }
+
     public static HttpAnswer answer(Decision decision, HeaderStyle style) {
         return answer(decision, style, 0);
     }

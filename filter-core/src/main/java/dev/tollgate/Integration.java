@@ -1,0 +1,46 @@
+package dev.tollgate;
+
+import dev.tollgate.internal.Messages;
+import dev.tollgate.internal.http.HttpContract;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What an integration (the servlet filter, the JAX-RS feature, one of your own) needs besides
+ * the limiter: the messages it logs, each with its id, and the answer it gives while no limiter
+ * runs. So every integration says the same things the same way. Stateless and thread-safe.
+ */
+public final class Integration {
+
+    private Integration() {
+    }
+
+    /**
+     * The message, id {@code TOLLGATE-090} first, for an unexpected error in an integration:
+     * {@code what} says what happened and what the request gets.
+     */
+    public static String internalErrorMessage(String what) {
+        return Messages.INTERNAL_ERROR + ": " + what;
+    }
+
+    /**
+     * The message, id {@code TOLLGATE-003} first, for code outside the configuration ({@code where},
+     * e.g. {@code @RateLimited on Api#export}) that names a policy the limiter's configuration in
+     * force does not declare; it lists the policies that are declared.
+     */
+    public static String unknownPolicyMessage(RateLimiter limiter, String where, String policy) {
+        List<String> known = new ArrayList<>();
+        limiter.config().policies().forEach(p -> known.add(p.name()));
+        return Messages.UNKNOWN_POLICY + ": " + where + " names the policy '" + policy + "', which is not configured."
+                + " Configured policies: " + known + ". Declare it in tollgate.policies and set tollgate.policy."
+                + policy + ".limits";
+    }
+
+    /**
+     * The answer to a request that reached an integration whose limiter did not start (its start
+     * failed, or it was closed): 503 with {@code Retry-After: 1}, never a request let through unlimited.
+     */
+    public static HttpAnswer notStartedAnswer() {
+        return HttpContract.notStarted();
+    }
+}
