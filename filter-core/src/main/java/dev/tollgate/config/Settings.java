@@ -3,6 +3,7 @@ package dev.tollgate.config;
 import dev.tollgate.Algorithm;
 import dev.tollgate.AllowList;
 import dev.tollgate.ClientAddresses;
+import dev.tollgate.Concurrency;
 import dev.tollgate.Costs;
 import dev.tollgate.Limit;
 import dev.tollgate.Mode;
@@ -130,6 +131,14 @@ public final class Settings {
     public static final Setting<Algorithm> POLICY_ALGORITHM = add(ConfigKeys.POLICY_ALGORITHM, "token-bucket",
             "'token-bucket' or 'sliding-log'", Parsers.word(Algorithm.class),
             "`token-bucket`, or `sliding-log` (at most N in any window, exactly; N up to 10000)");
+    public static final Setting<Integer> POLICY_CONCURRENCY = add(ConfigKeys.POLICY_CONCURRENCY, "(none)", null,
+            "a whole number from 1 to " + Concurrency.MAX_SLOTS, Parsers.intIn(1, Concurrency.MAX_SLOTS),
+            "at most this many requests of one client in flight at once, across every node sharing the store; a"
+                    + " policy may have `limits`, `concurrency` or both");
+    public static final Setting<Duration> POLICY_CONCURRENCY_LEASE = add(ConfigKeys.POLICY_CONCURRENCY_LEASE, "60s",
+            "from 1s to 24h: " + DURATION, Parsers.durationIn(Concurrency.MIN_LEASE, Concurrency.MAX_LEASE),
+            "how long a slot is held at most: a node that dies frees its slots after it, and a request running"
+                    + " longer no longer counts");
     public static final Setting<List<Limit>> POLICY_PLAN_LIMITS = add(ConfigKeys.POLICY_PLAN_LIMITS,
             "(the policy's limits)", null, Limit.SYNTAX, Limit::parse, "the limits of clients on plan `<plan>`");
     public static final Setting<HeaderStyle> HEADERS = add(ConfigKeys.HEADERS, "draft",

@@ -34,6 +34,8 @@ public final class ConfigDescription {
                     .append(", match ").append(p.match())
                     .append(p.cost() != Costs.ONE ? ", cost " + p.cost() : "")
                     .append(p.algorithm() != Algorithm.TOKEN_BUCKET ? ", sliding log" : "")
+                    .append(p.concurrency() == null ? "" : ", concurrency " + p.concurrency().slots() + " (lease "
+                            + Durations.format(p.concurrency().lease()) + ")")
                     .append(p.planLimits().isEmpty() ? "" : ", plan limits " + p.planLimits())
                     .append(p.failureMode() == null ? "" : ", failure mode " + p.failureMode().name().toLowerCase(Locale.ROOT))
                     .append(']');

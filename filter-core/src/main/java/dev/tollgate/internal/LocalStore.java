@@ -114,6 +114,7 @@ public final class LocalStore implements BucketStore {
             long[][] debts = new long[n][];
             boolean[] capped = new boolean[n];
             SlidingLog[] logs = new SlidingLog[n];
+            Leases[] leases = new Leases[n];
             boolean[] admits = new boolean[n];
             boolean enforcingAdmit = true;
             for (int i = 0; i < n; i++) {
@@ -122,7 +123,11 @@ public final class LocalStore implements BucketStore {
                 Stripe stripe = stripes[stripeOf(r.key())];
                 long[] w = new long[limits.size()];
                 boolean ok = true;
-                if (r.algorithm() == Algorithm.SLIDING_LOG) {
+                if (r.isLease()) {
+                    leases[i] = stripe.leases(r.key());
+                    w[0] = leases[i].live(now) + 1;
+                    ok = w[0] <= limits.get(0).capacity();
+                } else if (r.algorithm() == Algorithm.SLIDING_LOG) {
                     SlidingLog log = stripe.log(r.key(), now, limits);
                     for (int j = 0; j < w.length; j++) {
                         Limit l = limits.get(j);
@@ -158,6 +163,11 @@ public final class LocalStore implements BucketStore {
                 List<Limit> limits = r.limits();
                 Stripe stripe = stripes[stripeOf(r.key())];
                 List<LimitState> states = new ArrayList<>(limits.size());
+                if (leases[i] != null) {
+                    out.add(new BucketReply(List.of(leaseAnswer(r, leases[i], take, admits[i], now))));
+                    stripe.keep(r.key(), leases[i]);
+                    continue;
+                }
                 if (logs[i] != null) {
                     if (take) {
                         logs[i].dropUpTo(now - longestWindow(limits));
@@ -194,6 +204,33 @@ public final class LocalStore implements BucketStore {
             return out;
         } finally {
             unlockAll(stripeMask);
+        }
+    }
+
+    /** As bucket.lua answers for a lease: slots free, until the oldest and the newest expire, the wait. */
+    private static LimitState leaseAnswer(BucketRequest r, Leases held, boolean take, boolean admits, long now) {
+        Limit limit = r.limits().get(0);
+        if (take) {
+            held.take(r.lease(), now + limit.windowMicros());
+        }
+        int count = held.live(now);
+        long next = held.isEmpty() ? 0 : held.oldest() - now;
+        long full = held.isEmpty() ? 0 : held.newest() - now;
+        return new LimitState(limit, Math.max(0, limit.capacity() - count), next, full, admits ? 0 : next);
+    }
+
+    @Override
+    public void release(List<BucketRequest> leases) {
+        for (BucketRequest r : leases) {
+            Stripe stripe = stripes[stripeOf(r.key())];
+            stripe.lock.lock();
+            try {
+                if (stripe.map.get(r.key()) instanceof Leases held && held.release(r.lease())) {
+                    stripe.keep(r.key(), held);
+                }
+            } finally {
+                stripe.lock.unlock();
+            }
         }
     }
 
@@ -297,6 +334,29 @@ public final class LocalStore implements BucketStore {
                 remove(key);
             }
             return new SlidingLog();
+        }
+
+        /** The leases at a key; new and unstored when absent. */
+        Leases leases(String key) {
+            Object v = map.get(key);
+            if (v instanceof Leases l) {
+                return l;
+            }
+            if (v != null) {
+                remove(key);
+            }
+            return new Leases();
+        }
+
+        /** Stores leases after a change; none held is absent. */
+        void keep(String key, Leases leases) {
+            if (leases.isEmpty()) {
+                if (map.get(key) == leases) {
+                    remove(key);
+                }
+            } else if (map.get(key) != leases) {
+                put(key, leases);
+            }
         }
 
         /** Stores a log after a decision (an empty one is absent), counting its slots. */

@@ -12,6 +12,8 @@ KEYS[i]   one key per (client, policy, algorithm): a sliding log's key ends with
           Sliding log: a sorted set of the admitted requests, scored by their time in µs, members
           "<time>:<sequence>", unique within the set; it never holds more entries than the largest
           count per window of the policy.
+          Concurrency lease (algorithm c): a sorted set of the live leases of one client under one
+          policy, member the lease id, score its expiry in µs. Its key ends with ":c".
 
 ARGV[1]   "" to read the clock from Redis TIME (always, in production); tests may pass a time in
           microseconds instead, to drive the clock. Keys still expire in Redis' real time, so
@@ -19,15 +21,19 @@ ARGV[1]   "" to read the clock from Redis TIME (always, in production); tests ma
 ARGV[2]   "" to decide and take; "dry" to decide and take nothing (Redis Cluster, when the keys
           of one request live in several slots: every slot is asked first, then each takes).
 ARGV[3..] for each key, in order: enforcing (1, or 0 for shadow), algorithm (b: token bucket,
-          l: sliding log), cost, m (number of limits), then m triples:
+          l: sliding log, c: concurrency lease), cost, m (number of limits), then m triples:
             token bucket  capacity, p, n: the limit refills n tokens every p µs; n and p are
                           coprime and capacity * p <= 2^52, so every number is an exact integer
             sliding log   count, window in µs, 1: at most count requests in any window
+            lease         slots, lease in µs, lease id (cost 1, m 1): at most slots live leases;
+                          taking adds the lease id, expiring one lease after now
 
 Reply     a flat array, four integers per limit, keys in order then limits in order:
           remaining (tokens, or requests left in the window), µs until one more is available
           (0 when full), µs until full, µs until this limit alone would admit the request
           (0 when it does); then the time of the decision in µs (refund.lua needs it).
+          For a lease: slots free, µs until the oldest live lease expires, µs until the newest
+          does (both 0 when none is held), and when refused the µs until the oldest expires.
 
 Semantics the request passes when every limit of every enforcing key admits it. Then each
           enforcing key takes cost from each of its limits, and so does each shadow key whose
@@ -58,6 +64,10 @@ Normalised whatever the decision, also when dry: what a key holds is first broug
             anyway). It drops the entries that left the longest window only when it takes: a
             refused read must not, or a reload that lengthens the window would count them on a
             node that skipped the read (its deny cache answered) and not on one that made it.
+          - A lease bucket drops its expired leases on every call, taking or not (the deny cache
+            never answers for a request with a lease, so no node skips a read). Its key expires
+            with its last lease. It never trims live leases: after a reload that lowered the
+            slots, it admits again once enough are given back (release.lua) or expired.
 
 Token bucket time is counted in units of 1/n µs so that a token is exactly p units; the "debt"
 d is how far the arrival time lies ahead of now, and the bucket holds (capacity * p - d) / p.
@@ -156,11 +166,24 @@ local a = 3
 for i = 1, #KEYS do
   local enforcing = ARGV[a] == '1'
   local log = ARGV[a + 1] == 'l'
+  local lease = ARGV[a + 1] == 'c'
   local cost = tonumber(ARGV[a + 2])
   local m = tonumber(ARGV[a + 3])
   a = a + 4
   local limits, ok, longest, most, capped, held = {}, true, 0, 0, false, 0
-  if log then
+  if lease then
+    local slots, span, id = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), ARGV[a + 2]
+    a = a + 3
+    held = redis.pcall('ZCARD', KEYS[i])
+    if type(held) == 'table' and held.err then
+      redis.call('DEL', KEYS[i])
+      held = 0
+    elseif held > 0 then
+      held = held - redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', string.format('%.0f', now))
+    end
+    ok = held + cost <= slots
+    limits[1] = { slots, span, id }
+  elseif log then
     for j = 1, m do
       local count, window = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
       if window > longest then longest = window end
@@ -212,7 +235,7 @@ for i = 1, #KEYS do
       limits[j] = { cap, p, n, d, wanted }
     end
   end
-  buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held }
+  buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held, lease }
   if enforcing and not ok then admitAll = false end
 end
 
@@ -235,7 +258,23 @@ end
 for i = 1, #KEYS do
   local b = buckets[i]
   local take = admitAll and b[2]
-  if b[4] then
+  if b[9] then
+    local key, l, held = KEYS[i], b[3][1], b[8]
+    if take then
+      redis.call('ZADD', key, string.format('%.0f', now + l[2]), l[3])
+      held = held + 1
+    end
+    local nextIn, untilFull, retry = 0, 0, 0
+    if held > 0 then
+      nextIn = tonumber(redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2]) - now
+      untilFull = tonumber(redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]) - now
+      -- the key goes with its last lease
+      redis.call('PEXPIRE', key, math.max(minTtl, ceildiv(untilFull, 1000)))
+    end
+    -- expired leases were dropped, so the oldest live one expires after now: retry >= 1 µs
+    if not b[2] then retry = nextIn end
+    answer(math.max(0, l[1] - held), nextIn, untilFull, retry)
+  elseif b[4] then
     local key, cost = KEYS[i], b[5]
     if take then
       -- Entries out of every window go when the log is written, never on a refused read.
