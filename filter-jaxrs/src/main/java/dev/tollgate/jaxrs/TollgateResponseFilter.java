@@ -11,9 +11,9 @@ import java.util.List;
  * Adds the rate limit headers of an allowed request to its response, and gives back its
  * concurrency slots. JAX-RS runs response filters for every response it builds: a resource's,
  * one an exception mapper made from an exception (a {@code WebApplicationException} included), and
- * one a request filter aborted with. An exception that no mapper handles reaches the container
- * without them; its slots are given back by {@link TollgateFeature}'s servlet listener where there
- * is one, else they expire with their lease.
+ * one a request filter aborted with; Jersey 3.1 also for the 500 of an exception no mapper handles
+ * ({@code ConcurrencyIT}). A runtime that lets such an exception skip its response filters leaves
+ * the slots to expire with their lease.
  */
 final class TollgateResponseFilter implements ContainerResponseFilter {
 
