@@ -110,7 +110,7 @@ public final class Settings {
             "names of 1 to 64 letters, digits, '_', '.' or '-', separated by ','",
             v -> Parsers.names(v, Policy.NAME, "policy"), "names of the policies, comma-separated (their order decides"
                     + " no verdict: see *Matching and order*)");
-    public static final Setting<List<Limit>> POLICY_LIMITS = add(ConfigKeys.POLICY_LIMITS, "(required)", null,
+    public static final Setting<List<Limit>> POLICY_LIMITS = add(ConfigKeys.POLICY_LIMITS, "(required without concurrency)", null,
             Limit.SYNTAX, Limit::parse, "one or more limits, e.g. `10/s burst 20; 1000/day`");
     /** Text here; {@link PolicyReader} parses it with the class path's key resolvers. */
     public static final Setting<String> POLICY_KEY = add(ConfigKeys.POLICY_KEY, "ip", KeyResolvers.SYNTAX,
