@@ -30,7 +30,7 @@ public final class ConfigDescription {
             }
             first = false;
             sb.append("policy ").append(p.name()).append(" [").append(p.mode().name().toLowerCase(Locale.ROOT))
-                    .append(", limits ").append(p.limits()).append(", key ").append(p.keyText())
+                    .append(p.limits().isEmpty() ? "" : ", limits " + p.limits()).append(", key ").append(p.keyText())
                     .append(", match ").append(p.match())
                     .append(p.cost() != Costs.ONE ? ", cost " + p.cost() : "")
                     .append(p.algorithm() != Algorithm.TOKEN_BUCKET ? ", sliding log" : "")

@@ -23,7 +23,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * default 100,000 keys. Beyond either bound the least recently used key (for the slot budget,
  * the least recently used log) is forgotten, which gives that client a full bucket again. A
  * flood therefore costs a bounded amount of memory and, at worst, lets the forgotten clients
- * start over. A bucket that is full again is the same as an absent one.
+ * start over. A bucket that is full again is the same as an absent one. Concurrency leases
+ * ({@link Leases}) are one key per client and policy, holding at most the policy's slots; a key
+ * forgotten this way frees its client's slots early.
  *
  * <p>Thread-safe: the keys are spread over lock stripes; one call locks the stripes of its keys
  * in a fixed order, so calls over several keys are atomic and cannot deadlock.
@@ -290,7 +292,7 @@ public final class LocalStore implements BucketStore {
 
     /**
      * One lock and one access-ordered map. A value is a token-bucket state ({@code long[]}: TAT,
-     * remainder and its unit per limit, then the expiry in µs) or a {@link SlidingLog}. A value of
+     * remainder and its unit per limit, then the expiry in µs), a {@link SlidingLog} or {@link Leases}. A value of
      * the other algorithm than the request's is treated as absent and dropped (keys name their
      * algorithm, so only a caller that does not can meet one).
      */
