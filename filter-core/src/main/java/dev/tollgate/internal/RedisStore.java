@@ -206,7 +206,7 @@ public final class RedisStore implements BucketStore {
     public static List<String> bucketArguments(BucketRequest r) {
         if (r.isLease()) {
             Limit l = r.limits().get(0);
-            return List.of(r.enforcing() ? "1" : "0", "c", "1", "1", Long.toString(l.capacity()),
+            return List.of(r.enforcing() ? "1" : "0", "i", "1", "1", Long.toString(l.capacity()),
                     Long.toString(l.windowMicros()), r.lease());
         }
         boolean log = r.algorithm() == Algorithm.SLIDING_LOG;

@@ -12,7 +12,7 @@ KEYS[i]   one key per (client, policy, algorithm): a sliding log's key ends with
           Sliding log: a sorted set of the admitted requests, scored by their time in µs, members
           "<time>:<sequence>", unique within the set; it never holds more entries than the largest
           count per window of the policy.
-          Concurrency lease (algorithm c): a sorted set of the live leases of one client under one
+          Concurrency lease (algorithm i, in flight): a sorted set of the live leases of one client under one
           policy, member the lease id, score its expiry in µs. Its key ends with ":c".
 
 ARGV[1]   "" to read the clock from Redis TIME (always, in production); tests may pass a time in
@@ -21,7 +21,7 @@ ARGV[1]   "" to read the clock from Redis TIME (always, in production); tests ma
 ARGV[2]   "" to decide and take; "dry" to decide and take nothing (Redis Cluster, when the keys
           of one request live in several slots: every slot is asked first, then each takes).
 ARGV[3..] for each key, in order: enforcing (1, or 0 for shadow), algorithm (b: token bucket,
-          l: sliding log, c: concurrency lease), cost, m (number of limits), then m triples:
+          l: sliding log, i: concurrency lease), cost, m (number of limits), then m triples:
             token bucket  capacity, p, n: the limit refills n tokens every p µs; n and p are
                           coprime and capacity * p <= 2^52, so every number is an exact integer
             sliding log   count, window in µs, 1: at most count requests in any window
@@ -64,7 +64,7 @@ Normalised whatever the decision, also when dry: what a key holds is first broug
             anyway). It drops the entries that left the longest window only when it takes: a
             refused read must not, or a reload that lengthens the window would count them on a
             node that skipped the read (its deny cache answered) and not on one that made it.
-          - A lease bucket drops its expired leases on every call, taking or not (the deny cache
+          - A lease bucket (algorithm i) drops its expired leases on every call, taking or not (the deny cache
             never answers for a request with a lease, so no node skips a read). Its key expires
             with its last lease. It never trims live leases: after a reload that lowered the
             slots, it admits again once enough are given back (release.lua) or expired.
@@ -166,7 +166,7 @@ local a = 3
 for i = 1, #KEYS do
   local enforcing = ARGV[a] == '1'
   local log = ARGV[a + 1] == 'l'
-  local lease = ARGV[a + 1] == 'c'
+  local lease = ARGV[a + 1] == 'i'
   local cost = tonumber(ARGV[a + 2])
   local m = tonumber(ARGV[a + 3])
   a = a + 4
@@ -235,7 +235,8 @@ for i = 1, #KEYS do
       limits[j] = { cap, p, n, d, wanted }
     end
   end
-  buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held, lease }
+  -- slot 9 is the calendar quota's flag (algorithm c), slot 10 the lease's
+  buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held, nil, lease }
   if enforcing and not ok then admitAll = false end
 end
 
@@ -258,7 +259,7 @@ end
 for i = 1, #KEYS do
   local b = buckets[i]
   local take = admitAll and b[2]
-  if b[9] then
+  if b[10] then
     local key, l, held = KEYS[i], b[3][1], b[8]
     if take then
       redis.call('ZADD', key, string.format('%.0f', now + l[2]), l[3])

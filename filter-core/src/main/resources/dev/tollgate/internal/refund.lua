@@ -15,7 +15,7 @@ A token bucket's arrival time moves back by exactly cost tokens (cost * p / n µ
 1/n µs; a remainder counted in another n is first rounded up to a whole µs, as bucket.lua reads
 it); if that makes the bucket fuller than full, it is simply full. A log loses cost of the
 entries added at that time (any of them: entries of one time are alike, and their members are
-unique, so bucket.lua's next entries at that time never overwrite one). A lease (algorithm c)
+unique, so bucket.lua's next entries at that time never overwrite one). A lease (algorithm i)
 is removed by its id. A key of another type,
 or written for another number of limits, meanwhile, is left alone.
 ]]
@@ -34,7 +34,7 @@ for i = 1, #KEYS do
   local cost = tonumber(ARGV[a + 2])
   local m = tonumber(ARGV[a + 3])
   a = a + 4
-  if ARGV[a - 3] == 'c' then
+  if ARGV[a - 3] == 'i' then
     local gone = redis.pcall('ZREM', KEYS[i], ARGV[a + 2])
     if gone == 1 then refunded = refunded + 1 end
     a = a + 3 * m

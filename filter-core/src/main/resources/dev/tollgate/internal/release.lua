@@ -1,5 +1,5 @@
 --[[
-Tollgate release script: gives back concurrency leases that bucket.lua took (algorithm c), when
+Tollgate release script: gives back concurrency leases that bucket.lua took (algorithm i), when
 the response of the request that took them has completed.
 
 KEYS[i]   a lease bucket (a sorted set: member the lease id, score its expiry in µs).
