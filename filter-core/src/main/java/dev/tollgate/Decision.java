@@ -6,14 +6,18 @@ import java.util.List;
 /**
  * What Tollgate decided for one request.
  *
- * <p>A refusal is a value, not an exception. Immutable and thread-safe.
+ * <p>A refusal is a value, not an exception. Immutable and thread-safe (its {@link Permit} changes
+ * once, atomically, when released).
  *
  * @param verdict          allow, deny (429) or unavailable (503, Redis down in {@code closed} mode)
  * @param results          one result per policy that applied, in the order the policies are configured
  * @param retryAfterMicros when denied, how long until every refusing limit would admit the request
  * @param source           who decided
+ * @param permit           the concurrency slots an admitted request holds, to {@link Permit#release()}
+ *                         when its response has completed; {@link Permit#NONE} when it holds none
  */
-public record Decision(Verdict verdict, List<PolicyResult> results, long retryAfterMicros, Source source) {
+public record Decision(Verdict verdict, List<PolicyResult> results, long retryAfterMicros, Source source,
+                       Permit permit) {
 
     /** The three answers an adapter can give. */
     public enum Verdict {
@@ -42,8 +46,16 @@ public record Decision(Verdict verdict, List<PolicyResult> results, long retryAf
 
     private static final Decision NO_POLICY = new Decision(Verdict.ALLOW, List.of(), 0, Source.NONE);
 
+    /** A decision that holds no concurrency slot. */
+    public Decision(Verdict verdict, List<PolicyResult> results, long retryAfterMicros, Source source) {
+        this(verdict, results, retryAfterMicros, source, Permit.NONE);
+    }
+
     public Decision {
         results = List.copyOf(results);
+        if (permit == null) {
+            permit = Permit.NONE;
+        }
         if (retryAfterMicros < 0) {
             throw new IllegalArgumentException("retryAfterMicros < 0");
         }

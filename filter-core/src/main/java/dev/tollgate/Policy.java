@@ -26,10 +26,12 @@ import java.util.regex.Pattern;
  * @param cost       tokens a request takes from each limit; at most every capacity
  * @param algorithm  token bucket or sliding log
  * @param failureMode what this policy does while Redis fails; {@code null} for the global mode
+ * @param concurrency at most this many requests of one client in flight, or {@code null} for no such
+ *                    limit; a policy with one may have no rate limits ({@code limits} empty)
  */
 public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
                      String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
-                     FailureMode failureMode) {
+                     FailureMode failureMode, Concurrency concurrency) {
 
     /** The characters a policy name may use; it goes into Redis keys and header values as is. */
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
@@ -51,7 +53,7 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
         List<List<Limit>> all = new ArrayList<>(planLimits.values());
         all.add(limits);
         for (List<Limit> set : all) {
-            if (set.isEmpty()) {
+            if (set.isEmpty() && concurrency == null) {
                 throw new IllegalArgumentException("policy '" + name + "' has no limit");
             }
             for (Limit limit : set) {
@@ -63,7 +65,7 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
 
     /** A policy of one token-bucket limit set, for every request, by address. */
     public static Policy of(String name, List<Limit> limits, KeyResolver key, RequestMatcher match) {
-        return new Policy(name, limits, Map.of(), key, "custom", match, Mode.ENFORCE, Costs.ONE, Algorithm.TOKEN_BUCKET, null);
+        return new Policy(name, limits, Map.of(), key, "custom", match, Mode.ENFORCE, Costs.ONE, Algorithm.TOKEN_BUCKET, null, null);
     }
 
     /**

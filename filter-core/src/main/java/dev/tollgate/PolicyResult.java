@@ -8,7 +8,8 @@ import java.util.List;
  * @param policy    the policy
  * @param clientKey the client key the policy resolved (already made safe for storage)
  * @param plan      the client's plan, {@code null} when there are no plans
- * @param limits    one state per limit that applied (the plan's), in the policy's order
+ * @param limits    one state per limit that applied (the plan's), in the policy's order, then the
+ *                  concurrency limit's when the policy has one ({@link #isConcurrency})
  */
 public record PolicyResult(Policy policy, String clientKey, String plan, List<LimitState> limits) {
 
@@ -26,9 +27,21 @@ public record PolicyResult(Policy policy, String clientKey, String plan, List<Li
         return false;
     }
 
-    /** The header name of the limit at {@code index}. */
+    /**
+     * The name of the limit at {@code index}: for a rate limit its header name, for the
+     * concurrency limit {@code <policy>-concurrency}.
+     */
     public String limitName(int index) {
-        return policy.limitName(index, limits.size());
+        if (isConcurrency(limits.get(index))) {
+            return policy.name() + "-concurrency";
+        }
+        int rates = limits.size() - (!limits.isEmpty() && isConcurrency(limits.get(limits.size() - 1)) ? 1 : 0);
+        return policy.limitName(index, rates);
+    }
+
+    /** Whether a state of this result is the policy's concurrency limit rather than a rate limit. */
+    public boolean isConcurrency(LimitState state) {
+        return policy.concurrency() != null && state.limit().equals(policy.concurrency().limit());
     }
 
     /** The longest wait among the limits that refuse, 0 when all admit. */

@@ -63,6 +63,8 @@ public final class ConfigKeys {
     public static final String POLICY_MODE = "tollgate.policy.<name>.mode";
     public static final String POLICY_COST = "tollgate.policy.<name>.cost";
     public static final String POLICY_ALGORITHM = "tollgate.policy.<name>.algorithm";
+    public static final String POLICY_CONCURRENCY = "tollgate.policy.<name>.concurrency";
+    public static final String POLICY_CONCURRENCY_LEASE = "tollgate.policy.<name>.concurrency-lease";
     public static final String POLICY_FAILURE_MODE = "tollgate.policy.<name>.failure-mode";
     public static final String POLICY_ZONE = "tollgate.policy.<name>.zone";
     public static final String POLICY_PLAN_LIMITS = "tollgate.policy.<name>.limits.<plan>";

@@ -3,6 +3,7 @@ package dev.tollgate.config;
 import dev.tollgate.AddressRanges;
 import dev.tollgate.Algorithm;
 import dev.tollgate.ClientAddresses;
+import dev.tollgate.Concurrency;
 import dev.tollgate.Costs;
 import dev.tollgate.Limit;
 import dev.tollgate.Mode;
@@ -105,8 +106,12 @@ final class PolicyReader {
         String limitsKey = limitsSetting.name();
         Optional<ConfigValue> limitsValue = r.value(limitsSetting);
         List<Limit> limits = null;
-        if (limitsValue.isEmpty()) {
-            r.problems.add(Messages.missing(limitsKey, "'10/s burst 20' or '100/min; 5000/day'"));
+        Concurrency concurrency = concurrency(name);
+        if (limitsValue.isEmpty() && (concurrency != null || r.value(Settings.POLICY_CONCURRENCY.forPolicy(name)).isPresent())) {
+            limits = List.of();
+        } else if (limitsValue.isEmpty()) {
+            r.problems.add(Messages.missing(limitsKey, "'10/s burst 20' or '100/min; 5000/day' (or set "
+                    + Settings.POLICY_CONCURRENCY.forPolicy(name) + ")"));
         } else {
             limits = r.parse(limitsValue.get(), limitsSetting, null);
         }
@@ -133,7 +138,7 @@ final class PolicyReader {
             return null;
         }
         boolean algorithmSet = r.value(Settings.POLICY_ALGORITHM.forPolicy(name)).isPresent();
-        if (!algorithmSet && limits.get(0).isCalendar()) {
+        if (!algorithmSet && !limits.isEmpty() && limits.get(0).isCalendar()) {
             algorithm = Algorithm.CALENDAR;
         }
         limits = inZone(limits, zone);
@@ -163,7 +168,14 @@ final class PolicyReader {
         if (r.problems.size() > before) {
             return null;
         }
-        return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode);
+        return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency);
+    }
+
+    /** The policy's concurrency limit, or {@code null} when it has none (its lease alone is then ignored). */
+    private Concurrency concurrency(String name) {
+        Integer slots = r.get(Settings.POLICY_CONCURRENCY.forPolicy(name));
+        java.time.Duration lease = r.get(Settings.POLICY_CONCURRENCY_LEASE.forPolicy(name));
+        return slots == null || lease == null ? null : new Concurrency(slots, lease);
     }
 
     private static List<Limit> inZone(List<Limit> limits, java.time.ZoneId zone) {

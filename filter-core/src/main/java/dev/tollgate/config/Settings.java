@@ -5,6 +5,7 @@ import dev.tollgate.Algorithm;
 import dev.tollgate.AllowList;
 import dev.tollgate.CalendarWindow;
 import dev.tollgate.ClientAddresses;
+import dev.tollgate.Concurrency;
 import dev.tollgate.Costs;
 import dev.tollgate.Limit;
 import dev.tollgate.Mode;
@@ -110,7 +111,7 @@ public final class Settings {
             "names of 1 to 64 letters, digits, '_', '.' or '-', separated by ','",
             v -> Parsers.names(v, Policy.NAME, "policy"), "names of the policies, comma-separated (their order decides"
                     + " no verdict: see *Matching and order*)");
-    public static final Setting<List<Limit>> POLICY_LIMITS = add(ConfigKeys.POLICY_LIMITS, "(required)", null,
+    public static final Setting<List<Limit>> POLICY_LIMITS = add(ConfigKeys.POLICY_LIMITS, "(required without concurrency)", null,
             Limit.SYNTAX, Limit::parse, "one or more limits, e.g. `10/s burst 20; 1000/day`");
     /** Text here; {@link PolicyReader} parses it with the class path's key resolvers. */
     public static final Setting<String> POLICY_KEY = add(ConfigKeys.POLICY_KEY, "ip", KeyResolvers.SYNTAX,
@@ -135,6 +136,14 @@ public final class Settings {
     public static final Setting<java.time.ZoneId> POLICY_ZONE = add(ConfigKeys.POLICY_ZONE, "UTC",
             CalendarWindow.DEFAULT_ZONE, CalendarWindow.ZONE_SYNTAX, CalendarWindow::parseZone,
             "the time zone whose hours, days and months the policy's calendar quotas follow, e.g. `Europe/Berlin`");
+    public static final Setting<Integer> POLICY_CONCURRENCY = add(ConfigKeys.POLICY_CONCURRENCY, "(none)", null,
+            "a whole number from 1 to " + Concurrency.MAX_SLOTS, Parsers.intIn(1, Concurrency.MAX_SLOTS),
+            "at most this many requests of one client in flight at once, across every node sharing the store; a"
+                    + " policy may have `limits`, `concurrency` or both");
+    public static final Setting<Duration> POLICY_CONCURRENCY_LEASE = add(ConfigKeys.POLICY_CONCURRENCY_LEASE, "60s",
+            "from 1s to 24h: " + DURATION, Parsers.durationIn(Concurrency.MIN_LEASE, Concurrency.MAX_LEASE),
+            "how long a slot is held at most: a node that dies frees its slots after it, and a request running"
+                    + " longer no longer counts");
     public static final Setting<List<Limit>> POLICY_PLAN_LIMITS = add(ConfigKeys.POLICY_PLAN_LIMITS,
             "(the policy's limits)", null, Limit.SYNTAX, Limit::parse, "the limits of clients on plan `<plan>`");
     public static final Setting<HeaderStyle> HEADERS = add(ConfigKeys.HEADERS, "draft",

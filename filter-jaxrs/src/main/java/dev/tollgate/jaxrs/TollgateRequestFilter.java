@@ -1,6 +1,8 @@
 package dev.tollgate.jaxrs;
 
+import dev.tollgate.Decision;
 import dev.tollgate.HttpAnswer;
+import dev.tollgate.Permit;
 import dev.tollgate.Policy;
 import dev.tollgate.Integration;
 import dev.tollgate.RateLimiter;
@@ -22,6 +24,8 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
 
     /** The request property holding the headers the response filter adds. */
     static final String HEADERS = "dev.tollgate.headers";
+    /** The request property holding the concurrency slots the response filter gives back. */
+    static final String PERMITS = "dev.tollgate.permits";
 
     private static final Logger LOG = Logger.getLogger("dev.tollgate");
 
@@ -58,7 +62,9 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
             if (policies.isEmpty()) {
                 return;
             }
-            answer = limiter.answer(limiter.check(view, policies, cost));
+            Decision decision = limiter.check(view, policies, cost);
+            hold(request, decision.permit());
+            answer = limiter.answer(decision);
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, Integration.internalErrorMessage("unexpected error in the Tollgate JAX-RS filter; the request goes through"), e);
             return;
@@ -82,6 +88,20 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
         }
         answer.headers().forEach(h -> refusal.header(h.name(), h.value()));
         request.abortWith(refusal.build());
+    }
+
+    /** Keeps the slots of this phase for the response filter, which runs also when a later phase aborts. */
+    private static void hold(ContainerRequestContext request, Permit permit) {
+        if (!permit.held()) {
+            return;
+        }
+        @SuppressWarnings("unchecked")
+        List<Permit> held = (List<Permit>) request.getProperty(PERMITS);
+        if (held == null) {
+            held = new ArrayList<>(2);
+            request.setProperty(PERMITS, held);
+        }
+        held.add(permit);
     }
 
     private List<Policy> inThisPhase(List<Policy> matching) {

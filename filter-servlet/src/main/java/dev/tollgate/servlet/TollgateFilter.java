@@ -1,7 +1,9 @@
 package dev.tollgate.servlet;
 
+import dev.tollgate.Decision;
 import dev.tollgate.HttpAnswer;
 import dev.tollgate.Integration;
+import dev.tollgate.Permit;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;
@@ -137,8 +139,11 @@ public class TollgateFilter implements Filter {
             return;
         }
         HttpAnswer answer = HttpAnswer.PASS;
+        Permit permit = Permit.NONE;
         try {
-            answer = rl.answer(rl.check(new ServletRequestView((HttpServletRequest) request)));
+            Decision decision = rl.check(new ServletRequestView((HttpServletRequest) request));
+            permit = decision.permit();
+            answer = rl.answer(decision);
             for (HttpAnswer.Header h : answer.headers()) {
                 http.addHeader(h.name(), h.value());
             }
@@ -147,9 +152,14 @@ public class TollgateFilter implements Filter {
             answer = HttpAnswer.PASS;
         }
         if (answer.passes()) {
-            chain.doFilter(request, response);
+            try {
+                chain.doFilter(request, response);
+            } finally {
+                SlotRelease.whenDone(request, permit);
+            }
             return;
         }
+        permit.release(); // never held on a refusal; for safety
         write(http, answer);
     }
 

@@ -13,16 +13,39 @@ import java.util.List;
  * @param enforcing whether a refusal here refuses the request (all-or-nothing across enforcing
  *                  buckets); a shadow bucket only takes tokens when the request passes and its
  *                  own limits admit it
- * @param algorithm how the bucket counts
+ * @param algorithm how the bucket counts (ignored for a lease)
+ * @param lease     {@code null} for a rate limit; for a concurrency limit the unique id of the lease
+ *                  this request takes: the bucket holds live leases, at most its one limit's
+ *                  capacity, each expiring one window (the lease) after it was taken, and the
+ *                  lease is given back by {@link BucketStore#release}
  */
-public record BucketRequest(String key, List<Limit> limits, long cost, boolean enforcing, Algorithm algorithm) {
+public record BucketRequest(String key, List<Limit> limits, long cost, boolean enforcing, Algorithm algorithm,
+                            String lease) {
 
     public BucketRequest {
         limits = List.copyOf(limits);
+        if (lease != null && (limits.size() != 1 || cost != 1)) {
+            throw new IllegalArgumentException("a lease has one limit and costs 1");
+        }
+    }
+
+    /** A rate-limit request. */
+    public BucketRequest(String key, List<Limit> limits, long cost, boolean enforcing, Algorithm algorithm) {
+        this(key, limits, cost, enforcing, algorithm, null);
     }
 
     /** A token-bucket request. */
     public BucketRequest(String key, List<Limit> limits, long cost, boolean enforcing) {
-        this(key, limits, cost, enforcing, Algorithm.TOKEN_BUCKET);
+        this(key, limits, cost, enforcing, Algorithm.TOKEN_BUCKET, null);
+    }
+
+    /** A concurrency lease {@code lease} under {@code limit} (its capacity the slots, its window the lease). */
+    public static BucketRequest lease(String key, Limit limit, boolean enforcing, String lease) {
+        return new BucketRequest(key, List.of(limit), 1, enforcing, Algorithm.TOKEN_BUCKET, lease);
+    }
+
+    /** Whether this is a concurrency lease rather than a rate limit. */
+    public boolean isLease() {
+        return lease != null;
     }
 }

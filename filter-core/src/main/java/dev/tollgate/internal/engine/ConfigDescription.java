@@ -3,6 +3,7 @@ package dev.tollgate.internal.engine;
 import dev.tollgate.Algorithm;
 import dev.tollgate.Costs;
 import dev.tollgate.Policy;
+import dev.tollgate.internal.config.Durations;
 import dev.tollgate.config.TollgateConfig;
 import java.util.Locale;
 
@@ -30,11 +31,13 @@ public final class ConfigDescription {
             }
             first = false;
             sb.append("policy ").append(p.name()).append(" [").append(p.mode().name().toLowerCase(Locale.ROOT))
-                    .append(", limits ").append(p.limits()).append(", key ").append(p.keyText())
+                    .append(p.limits().isEmpty() ? "" : ", limits " + p.limits()).append(", key ").append(p.keyText())
                     .append(", match ").append(p.match())
                     .append(p.cost() != Costs.ONE ? ", cost " + p.cost() : "")
                     .append(p.algorithm() == Algorithm.SLIDING_LOG ? ", sliding log" : "")
-                    .append(p.algorithm() == Algorithm.CALENDAR ? ", zone " + p.limits().get(0).calendar().zone() : "")
+                    .append(p.algorithm() == Algorithm.CALENDAR && !p.limits().isEmpty() ? ", zone " + p.limits().get(0).calendar().zone() : "")
+                    .append(p.concurrency() == null ? "" : ", concurrency " + p.concurrency().slots() + " (lease "
+                            + Durations.format(p.concurrency().lease()) + ")")
                     .append(p.planLimits().isEmpty() ? "" : ", plan limits " + p.planLimits())
                     .append(p.failureMode() == null ? "" : ", failure mode " + p.failureMode().name().toLowerCase(Locale.ROOT))
                     .append(']');

@@ -8,6 +8,7 @@ import dev.tollgate.RequestView;
 import dev.tollgate.config.RedisSettings;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.identity.BucketKeys;
 import dev.tollgate.internal.identity.ClientKeys;
 import dev.tollgate.internal.identity.ClientRequest;
 import java.util.ArrayList;
@@ -22,6 +23,9 @@ import java.util.function.Supplier;
  * <p>Thread-safe.
  */
 public final class RequestPlanner {
+
+    /** What a concurrency lease bucket's key adds to the policy's token-bucket key. */
+    static final String LEASE_SUFFIX = ":c";
 
     private final DenyCache denyCache;
 
@@ -71,6 +75,7 @@ public final class RequestPlanner {
         List<RequestPlan.Bucket> buckets = new ArrayList<>(policies.size());
         // The deny cache's question: every bucket of the request and its cost (see DenyCache).
         StringBuilder cacheKey = useDenyCache ? new StringBuilder() : null;
+        boolean leases = false;
         for (Policy p : policies) {
             String client = ClientKeys.client(p, request);
             long cost = costOverride > 0 ? costOverride : p.cost().of(method, path);
@@ -78,10 +83,29 @@ public final class RequestPlanner {
             if (useDenyCache) {
                 cacheKey.append(key).append('\u0000').append(cost).append('\u0000').append(p.mode()).append('\u0000');
             }
-            buckets.add(new RequestPlan.Bucket(p, client,
-                    new BucketRequest(key, p.limitsFor(plan), cost, p.mode() == Mode.ENFORCE, p.algorithm())));
+            if (!p.limitsFor(plan).isEmpty()) {
+                buckets.add(new RequestPlan.Bucket(p, client,
+                        new BucketRequest(key, p.limitsFor(plan), cost, p.mode() == Mode.ENFORCE, p.algorithm())));
+            }
+            if (p.concurrency() != null) {
+                // A lease is given back at any moment: a remembered refusal could be stricter than the store.
+                leases = true;
+                buckets.add(new RequestPlan.Bucket(p, client, BucketRequest.lease(
+                        leaseKey(format, p, client),
+                        p.concurrency().limit(), p.mode() == Mode.ENFORCE, LeaseIds.next())));
+            }
         }
-        return new RequestPlan(plan, buckets, useDenyCache ? cacheKey.toString() : null);
+        return new RequestPlan(plan, buckets, useDenyCache && !leases ? cacheKey.toString() : null);
+    }
+
+    /**
+     * The key of a client's leases under a policy: the policy's token-bucket key (never a plan's:
+     * slots are per policy) and {@code :c}, which no bucket or log key ends with.
+     */
+    static String leaseKey(ClientKeys.Format format, Policy p, String client) {
+        String key = format.compact() ? BucketKeys.compactKey(format.prefix(), p.name(), client, format.cluster())
+                : BucketKeys.key(format.prefix(), p.name(), client);
+        return key + LEASE_SUFFIX;
     }
 
     /** The refusal the deny cache holds for this whole request under this configuration, or {@code null}. */

@@ -79,7 +79,7 @@ public final class StoreGuard implements AutoCloseable {
     /** The decision for a planned request: the store's, or the failure modes' while it fails. */
     public Decision decide(TollgateConfig c, RequestPlan plan) {
         if (fallback == null) {
-            return toDecision(plan.plan(), plan.buckets(), store.acquire(plan.requests()), Decision.Source.LOCAL);
+            return toDecision(plan.plan(), plan.buckets(), store.acquire(plan.requests()), Decision.Source.LOCAL, store);
         }
         Circuit.Call call = circuit.tryCall();
         if (call != null) {
@@ -90,7 +90,7 @@ public final class StoreGuard implements AutoCloseable {
                     List<BucketReply> reply = store.acquire(plan.requests());
                     metrics.redisCall(System.nanoTime() - start, true);
                     call.succeeded();
-                    return toDecision(plan.plan(), plan.buckets(), reply, Decision.Source.REDIS);
+                    return toDecision(plan.plan(), plan.buckets(), reply, Decision.Source.REDIS, store);
                 } catch (RedisPort.BusyException e) {
                     busy.increment(); // this node's pool was full: no verdict on Redis' health
                 } catch (RuntimeException e) {
@@ -117,12 +117,13 @@ public final class StoreGuard implements AutoCloseable {
         for (RequestPlan.Bucket b : plan.buckets()) {
             Policy p = b.policy();
             FailureMode mode = p.failureMode() != null ? p.failureMode() : c.failureMode();
-            if (mode == FailureMode.CLOSED && p.mode() == Mode.ENFORCE) {
-                closed.add(new PolicyResult(p, b.client(), plan.plan(), List.of()));
-            } else if (mode == FailureMode.LOCAL) {
+            if (mode == FailureMode.LOCAL) {
                 local.add(b);
             } else {
-                open.add(new PolicyResult(p, b.client(), plan.plan(), List.of()));
+                List<PolicyResult> to = mode == FailureMode.CLOSED && p.mode() == Mode.ENFORCE ? closed : open;
+                if (to.isEmpty() || to.get(to.size() - 1).policy() != p) { // a policy's rate and lease buckets: one result
+                    to.add(new PolicyResult(p, b.client(), plan.plan(), List.of()));
+                }
             }
         }
         if (!closed.isEmpty()) {
@@ -132,31 +133,50 @@ public final class StoreGuard implements AutoCloseable {
             return new Decision(Decision.Verdict.ALLOW, open, 0, Decision.Source.NONE);
         }
         RequestPlan locally = new RequestPlan(plan.plan(), local, null);
-        Decision d = toDecision(plan.plan(), local, fallback.acquire(locally.requests()), Decision.Source.LOCAL);
+        Decision d = toDecision(plan.plan(), local, fallback.acquire(locally.requests()), Decision.Source.LOCAL, fallback);
         if (open.isEmpty()) {
             return d;
         }
         List<PolicyResult> all = new ArrayList<>(d.results());
         all.addAll(open);
-        return new Decision(d.verdict(), all, d.retryAfterMicros(), d.source());
+        return new Decision(d.verdict(), all, d.retryAfterMicros(), d.source(), d.permit());
     }
 
-    /** The decision from the store's replies, one per bucket: refused when an enforced policy refuses. */
+    /**
+     * The decision from the store's replies, one per bucket: refused when an enforced policy
+     * refuses. A policy's rate bucket and lease bucket (they follow each other) make one result.
+     * An admitted request holds the leases that {@code store} took: those of every bucket that
+     * admitted it (shadow ones too).
+     */
     static Decision toDecision(String plan, List<RequestPlan.Bucket> buckets, List<BucketReply> replies,
-                               Decision.Source source) {
+                               Decision.Source source, BucketStore store) {
         List<PolicyResult> results = new ArrayList<>(buckets.size());
+        List<dev.tollgate.internal.bucket.BucketRequest> taken = new ArrayList<>(0);
         boolean denied = false;
         long retry = 0;
         for (int i = 0; i < buckets.size(); i++) {
             RequestPlan.Bucket b = buckets.get(i);
-            PolicyResult r = new PolicyResult(b.policy(), b.client(), plan, replies.get(i).limits());
-            if (b.policy().mode() == Mode.ENFORCE && r.denied()) {
+            List<dev.tollgate.LimitState> states = replies.get(i).limits();
+            if (b.request().isLease() && replies.get(i).admits()) {
+                taken.add(b.request());
+            }
+            if (!results.isEmpty() && results.get(results.size() - 1).policy() == b.policy()) {
+                PolicyResult rates = results.remove(results.size() - 1);
+                List<dev.tollgate.LimitState> both = new ArrayList<>(rates.limits());
+                both.addAll(states);
+                states = both;
+            }
+            results.add(new PolicyResult(b.policy(), b.client(), plan, states));
+        }
+        for (PolicyResult r : results) {
+            if (r.policy().mode() == Mode.ENFORCE && r.denied()) {
                 denied = true;
                 retry = Math.max(retry, r.retryAfterMicros());
             }
-            results.add(r);
         }
-        return new Decision(denied ? Decision.Verdict.DENY : Decision.Verdict.ALLOW, results, retry, source);
+        dev.tollgate.Permit permit = denied || taken.isEmpty() ? dev.tollgate.Permit.NONE
+                : dev.tollgate.Permit.releasing(() -> store.release(taken));
+        return new Decision(denied ? Decision.Verdict.DENY : Decision.Verdict.ALLOW, results, retry, source, permit);
     }
 
     public long calls() {

@@ -21,6 +21,11 @@ import java.util.List;
  * and {@code RateLimit: "<name>";r=<remaining>;t=<seconds until more quota>} (on a refusal by
  * that limit, {@code t} is the seconds until it would admit the request). Shadow policies are
  * invisible to clients.
+ *
+ * <p>The draft has no field for a concurrency limit: its state is in no header. A request it
+ * refuses gets {@code Retry-After} (until the oldest slot's lease expires: by then a slot is free
+ * unless another request took it) and a problem naming the policy and saying it is a concurrency
+ * limit; the rate limits of the request keep their fields.
  */
 public final class HttpContract {
 
@@ -97,6 +102,9 @@ public final class HttpContract {
             List<LimitState> limits = r.limits();
             for (int i = 0; i < limits.size(); i++) {
                 LimitState s = limits.get(i);
+                if (r.isConcurrency(s)) {
+                    continue;
+                }
                 Limit l = s.limit();
                 String name = r.limitName(i);
                 if (policy.length() > 0) {
@@ -124,6 +132,9 @@ public final class HttpContract {
                 continue;
             }
             for (LimitState s : r.limits()) {
+                if (r.isConcurrency(s)) {
+                    continue;
+                }
                 if (binding == null || s.remaining() < binding.remaining()
                         || (s.remaining() == binding.remaining() && s.resetMicros() > binding.resetMicros())) {
                     binding = s;
@@ -140,11 +151,21 @@ public final class HttpContract {
     private static String problem(Decision decision, long seconds) {
         StringBuilder violated = new StringBuilder();
         StringBuilder policies = new StringBuilder();
+        StringBuilder concurrent = new StringBuilder();
         for (PolicyResult r : decision.denying()) {
-            if (policies.length() > 0) {
-                policies.append(", ");
+            boolean rate = false;
+            for (int i = 0; i < r.limits().size(); i++) {
+                LimitState s = r.limits().get(i);
+                if (!s.admits() && r.isConcurrency(s)) {
+                    concurrent.append(concurrent.length() > 0 ? ", " : "").append('\'').append(r.policy().name())
+                            .append("' (").append(s.limit().capacity()).append(" in flight)");
+                } else if (!s.admits()) {
+                    rate = true;
+                }
             }
-            policies.append('\'').append(r.policy().name()).append('\'');
+            if (rate) {
+                policies.append(policies.length() > 0 ? ", " : "").append('\'').append(r.policy().name()).append('\'');
+            }
             for (int i = 0; i < r.limits().size(); i++) {
                 if (!r.limits().get(i).admits()) {
                     if (violated.length() > 0) {
@@ -158,7 +179,9 @@ public final class HttpContract {
         return "{\"type\":\"" + QUOTA_EXCEEDED + "\","
                 + "\"title\":\"Request cannot be satisfied as assigned quota has been exceeded\","
                 + "\"status\":429,"
-                + "\"detail\":\"Rate limit of policy " + policies + " exceeded; retry in " + seconds + " s.\","
+                + "\"detail\":\"" + (policies.length() > 0 ? "Rate limit of policy " + policies + " exceeded; " : "")
+                + (concurrent.length() > 0 ? "Concurrency limit of policy " + concurrent + " reached; " : "")
+                + "retry in " + seconds + " s.\","
                 + "\"violated-policies\":[" + violated + "],"
                 + "\"retry-after\":" + seconds + "}";
     }

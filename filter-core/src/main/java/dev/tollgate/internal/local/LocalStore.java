@@ -24,7 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * default 100,000 keys. Beyond either bound the least recently used key (for the slot budget,
  * the least recently used log) is forgotten, which gives that client a full bucket again. A
  * flood therefore costs a bounded amount of memory and, at worst, lets the forgotten clients
- * start over. A bucket that is full again is the same as an absent one.
+ * start over. A bucket that is full again is the same as an absent one. Concurrency leases
+ * ({@link Leases}) are one key per client and policy, holding at most the policy's slots; a key
+ * forgotten this way frees its client's slots early.
  *
  * <p>Thread-safe: the keys are spread over lock stripes; one call locks the stripes of its keys
  * in a fixed order, so calls over several keys are atomic and cannot deadlock.
@@ -121,6 +123,7 @@ public final class LocalStore implements BucketStore {
             SlidingLog[] logs = new SlidingLog[n];
             long[][] windows = new long[n][];
             long[][] used = new long[n][];
+            Leases[] leases = new Leases[n];
             boolean[] admits = new boolean[n];
             boolean enforcingAdmit = true;
             for (int i = 0; i < n; i++) {
@@ -129,7 +132,11 @@ public final class LocalStore implements BucketStore {
                 Stripe stripe = stripes[stripeOf(r.key())];
                 long[] w = new long[limits.size()];
                 boolean ok = true;
-                if (r.algorithm() == Algorithm.CALENDAR) {
+                if (r.isLease()) {
+                    leases[i] = stripe.leases(r.key());
+                    w[0] = leases[i].live(now) + 1;
+                    ok = w[0] <= limits.get(0).capacity();
+                } else if (r.algorithm() == Algorithm.CALENDAR) {
                     CalendarQuota quota = stripe.calendar(r.key(), now, limits.size());
                     long[] bounds = new long[2 * w.length];
                     long[] u = new long[w.length];
@@ -179,6 +186,11 @@ public final class LocalStore implements BucketStore {
                 List<Limit> limits = r.limits();
                 Stripe stripe = stripes[stripeOf(r.key())];
                 List<LimitState> states = new ArrayList<>(limits.size());
+                if (leases[i] != null) {
+                    out.add(new BucketReply(List.of(leaseAnswer(r, leases[i], take, admits[i], now))));
+                    stripe.keep(r.key(), leases[i]);
+                    continue;
+                }
                 if (windows[i] != null) {
                     long[] starts = new long[limits.size()];
                     long[] counts = new long[limits.size()];
@@ -233,6 +245,33 @@ public final class LocalStore implements BucketStore {
             return out;
         } finally {
             unlockAll(stripeMask);
+        }
+    }
+
+    /** As bucket.lua answers for a lease: slots free, until the oldest and the newest expire, the wait. */
+    private static LimitState leaseAnswer(BucketRequest r, Leases held, boolean take, boolean admits, long now) {
+        Limit limit = r.limits().get(0);
+        if (take) {
+            held.take(r.lease(), now + limit.windowMicros());
+        }
+        int count = held.live(now);
+        long next = held.isEmpty() ? 0 : held.oldest() - now;
+        long full = held.isEmpty() ? 0 : held.newest() - now;
+        return new LimitState(limit, Math.max(0, limit.capacity() - count), next, full, admits ? 0 : next);
+    }
+
+    @Override
+    public void release(List<BucketRequest> leases) {
+        for (BucketRequest r : leases) {
+            Stripe stripe = stripes[stripeOf(r.key())];
+            stripe.lock.lock();
+            try {
+                if (stripe.map.get(r.key()) instanceof Leases held && held.release(r.lease())) {
+                    stripe.keep(r.key(), held);
+                }
+            } finally {
+                stripe.lock.unlock();
+            }
         }
     }
 
@@ -292,8 +331,8 @@ public final class LocalStore implements BucketStore {
 
     /**
      * One lock and one access-ordered map. A value is a token-bucket state ({@code long[]}: TAT,
-     * remainder and its unit per limit, then the expiry in µs), a {@link SlidingLog} or a
-     * {@link CalendarQuota}. A value of
+     * remainder and its unit per limit, then the expiry in µs), a {@link SlidingLog}, a
+     * {@link CalendarQuota} or {@link Leases}. A value of
      * the other algorithm than the request's is treated as absent and dropped (keys name their
      * algorithm, so only a caller that does not can meet one).
      */
@@ -349,6 +388,29 @@ public final class LocalStore implements BucketStore {
                 remove(key);
             }
             return new SlidingLog();
+        }
+
+        /** The leases at a key; new and unstored when absent. */
+        Leases leases(String key) {
+            Object v = map.get(key);
+            if (v instanceof Leases l) {
+                return l;
+            }
+            if (v != null) {
+                remove(key);
+            }
+            return new Leases();
+        }
+
+        /** Stores leases after a change; none held is absent. */
+        void keep(String key, Leases leases) {
+            if (leases.isEmpty()) {
+                if (map.get(key) == leases) {
+                    remove(key);
+                }
+            } else if (map.get(key) != leases) {
+                put(key, leases);
+            }
         }
 
         /** Stores a log after a decision (an empty one is absent), counting its slots. */

@@ -49,6 +49,8 @@ public final class RedisStore implements BucketStore {
     /** Its SHA-1, as Redis names it. */
     public static final String SHA1 = sha1(SCRIPT);
     static final String REFUND = readScript("refund.lua");
+    static final String RELEASE = readScript("release.lua");
+    private static final byte[] RELEASE_BYTES = RELEASE.getBytes(StandardCharsets.UTF_8);
     private static final byte[] SCRIPT_BYTES = SCRIPT.getBytes(StandardCharsets.UTF_8);
     private static final byte[] SHA1_BYTES = SHA1.getBytes(StandardCharsets.US_ASCII);
     private static final byte[] REFUND_BYTES = REFUND.getBytes(StandardCharsets.UTF_8);
@@ -198,17 +200,15 @@ public final class RedisStore implements BucketStore {
 
     /** A bucket's constant arguments, encoded the first time its shape is seen. */
     private byte[][] shape(BucketRequest r) {
+        if (r.isLease()) {
+            return encode(bucketArguments(r)); // the lease id changes every call
+        }
         Shape key = new Shape(r.limits(), r.cost(), r.enforcing(), r.algorithm());
         byte[][] cached = shapes.get(key);
         if (cached != null) {
             return cached;
         }
-        List<String> text = bucketArguments(r);
-        byte[][] a = new byte[text.size()][];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = bytes(text.get(i));
-        }
-        byte[][] made = a;
+        byte[][] made = encode(bucketArguments(r));
         if (shapes.size() > 10_000) {
             shapes.clear(); // shapes come from the configuration: this bound is only a guard
         }
@@ -230,6 +230,11 @@ public final class RedisStore implements BucketStore {
      * node's clock: count and four boundaries per limit instead of a triple.
      */
     static List<String> bucketArguments(BucketRequest r, long nowMicros) {
+        if (r.isLease()) {
+            Limit l = r.limits().get(0);
+            return List.of(r.enforcing() ? "1" : "0", "i", "1", "1", Long.toString(l.capacity()),
+                    Long.toString(l.windowMicros()), r.lease());
+        }
         if (r.algorithm() == Algorithm.CALENDAR) {
             List<String> a = new ArrayList<>(4 + 5 * r.limits().size());
             a.add(r.enforcing() ? "1" : "0");
@@ -256,6 +261,33 @@ public final class RedisStore implements BucketStore {
             a.add(log ? "1" : Long.toString(l.refillTokens()));
         }
         return a;
+    }
+
+    private static byte[][] encode(List<String> text) {
+        byte[][] a = new byte[text.size()][];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = bytes(text.get(i));
+        }
+        return a;
+    }
+
+    /** Gives leases back with {@code release.lua}, one call per Cluster slot. */
+    @Override
+    public void release(List<BucketRequest> leases) {
+        Map<Integer, List<BucketRequest>> bySlot = new LinkedHashMap<>();
+        boolean clustered = leases.size() > 1 && redis.clustered();
+        for (BucketRequest r : leases) {
+            bySlot.computeIfAbsent(clustered ? redis.slot(r.key()) : 0, s -> new ArrayList<>()).add(r);
+        }
+        for (List<BucketRequest> group : bySlot.values()) {
+            List<byte[]> keys = new ArrayList<>(group.size());
+            List<byte[]> ids = new ArrayList<>(group.size());
+            for (BucketRequest r : group) {
+                keys.add(bytes(r.key()));
+                ids.add(bytes(r.lease()));
+            }
+            redis.eval(RELEASE_BYTES, keys, ids);
+        }
     }
 
     private static byte[] bytes(String s) {

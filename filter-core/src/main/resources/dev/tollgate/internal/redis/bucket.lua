@@ -15,6 +15,8 @@ KEYS[i]   one key per (client, policy, algorithm): a sliding log's key ends with
           Calendar quota (key ends with ":cal"): a string holding "<start>:<count>" per limit,
           joined by ",": the start of the window in µs and the cost taken in it. It expires (PX)
           at the end of the latest of its windows.
+          Concurrency lease (algorithm i, in flight): a sorted set of the live leases of one client under one
+          policy, member the lease id, score its expiry in µs. Its key ends with ":c".
 
 ARGV[1]   "" to read the clock from Redis TIME (always, in production); tests may pass a time in
           microseconds instead, to drive the clock. Keys still expire in Redis' real time, so
@@ -22,7 +24,7 @@ ARGV[1]   "" to read the clock from Redis TIME (always, in production); tests ma
 ARGV[2]   "" to decide and take; "dry" to decide and take nothing (Redis Cluster, when the keys
           of one request live in several slots: every slot is asked first, then each takes).
 ARGV[3..] for each key, in order: enforcing (1, or 0 for shadow), algorithm (b: token bucket,
-          l: sliding log, c: calendar quota), cost, m (number of limits), then per limit:
+          l: sliding log, c: calendar quota, i: concurrency lease), cost, m (number of limits), then per limit:
             token bucket  capacity, p, n: the limit refills n tokens every p µs; n and p are
                           coprime and capacity * p <= 2^52, so every number is an exact integer
             sliding log   count, window in µs, 1: at most count requests in any window
@@ -32,11 +34,15 @@ ARGV[3..] for each key, in order: enforcing (1, or 0 for shadow), algorithm (b: 
                           knows time zones). The script counts in the one that holds its now, so
                           a node's clock may be off by a window either way; beyond that the
                           nearest window is used, and its reset is said as at least 1 µs away.
+            lease         slots, lease in µs, lease id (cost 1, m 1): at most slots live leases;
+                          taking adds the lease id, expiring one lease after now
 
 Reply     a flat array, four integers per limit, keys in order then limits in order:
           remaining (tokens, or requests left in the window), µs until one more is available
           (0 when full), µs until full, µs until this limit alone would admit the request
           (0 when it does); then the time of the decision in µs (refund.lua needs it).
+          For a lease: slots free, µs until the oldest live lease expires, µs until the newest
+          does (both 0 when none is held), and when refused the µs until the oldest expires.
 
 Semantics the request passes when every limit of every enforcing key admits it. Then each
           enforcing key takes cost from each of its limits, and so does each shadow key whose
@@ -67,6 +73,10 @@ Normalised whatever the decision, also when dry: what a key holds is first broug
             anyway). It drops the entries that left the longest window only when it takes: a
             refused read must not, or a reload that lengthens the window would count them on a
             node that skipped the read (its deny cache answered) and not on one that made it.
+          - A lease bucket (algorithm i) drops its expired leases on every call, taking or not (the deny cache
+            never answers for a request with a lease, so no node skips a read). Its key expires
+            with its last lease. It never trims live leases: after a reload that lowered the
+            slots, it admits again once enough are given back (release.lua) or expired.
 
 Token bucket time is counted in units of 1/n µs so that a token is exactly p units; the "debt"
 d is how far the arrival time lies ahead of now, and the bucket holds (capacity * p - d) / p.
@@ -165,12 +175,25 @@ local a = 3
 for i = 1, #KEYS do
   local enforcing = ARGV[a] == '1'
   local log = ARGV[a + 1] == 'l'
+  local lease = ARGV[a + 1] == 'i'
+  local calendar = ARGV[a + 1] == 'c'
   local cost = tonumber(ARGV[a + 2])
   local m = tonumber(ARGV[a + 3])
   a = a + 4
   local limits, ok, longest, most, capped, held = {}, true, 0, 0, false, 0
-  local calendar = ARGV[a - 3] == 'c'
-  if calendar then
+  if lease then
+    local slots, span, id = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), ARGV[a + 2]
+    a = a + 3
+    held = redis.pcall('ZCARD', KEYS[i])
+    if type(held) == 'table' and held.err then
+      redis.call('DEL', KEYS[i])
+      held = 0
+    elseif held > 0 then
+      held = held - redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', string.format('%.0f', now))
+    end
+    ok = held + cost <= slots
+    limits[1] = { slots, span, id }
+  elseif calendar then
     -- A state of another number of limits, or of an earlier window, counts nothing; it is
     -- overwritten only when this call takes, so a refused read changes nothing.
     local stored = getBucket(KEYS[i])
@@ -247,7 +270,8 @@ for i = 1, #KEYS do
       limits[j] = { cap, p, n, d, wanted }
     end
   end
-  buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held, calendar }
+  -- slot 9 is the calendar quota's flag (algorithm c), slot 10 the lease's (algorithm i)
+  buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held, calendar, lease }
   if enforcing and not ok then admitAll = false end
 end
 
@@ -270,7 +294,23 @@ end
 for i = 1, #KEYS do
   local b = buckets[i]
   local take = admitAll and b[2]
-  if b[9] then
+  if b[10] then
+    local key, l, held = KEYS[i], b[3][1], b[8]
+    if take then
+      redis.call('ZADD', key, string.format('%.0f', now + l[2]), l[3])
+      held = held + 1
+    end
+    local nextIn, untilFull, retry = 0, 0, 0
+    if held > 0 then
+      nextIn = tonumber(redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2]) - now
+      untilFull = tonumber(redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]) - now
+      -- the key goes with its last lease
+      redis.call('PEXPIRE', key, math.max(minTtl, ceildiv(untilFull, 1000)))
+    end
+    -- expired leases were dropped, so the oldest live one expires after now: retry >= 1 µs
+    if not b[2] then retry = nextIn end
+    answer(math.max(0, l[1] - held), nextIn, untilFull, retry)
+  elseif b[9] then
     local states, expires = {}, 0
     for j, l in ipairs(b[3]) do
       local count, start, finish, used, wanted = l[1], l[2], l[3], l[4], l[5]

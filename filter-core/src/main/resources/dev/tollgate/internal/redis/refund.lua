@@ -17,7 +17,8 @@ A token bucket's arrival time moves back by exactly cost tokens (cost * p / n µ
 it); if that makes the bucket fuller than full, it is simply full. A log loses cost of the
 entries added at that time (any of them: entries of one time are alike, and their members are
 unique, so bucket.lua's next entries at that time never overwrite one). A calendar quota's count
-goes down by cost in each limit whose stored window is the one that held that time. A key of another type,
+goes down by cost in each limit whose stored window is the one that held that time. A lease (algorithm i)
+is removed by its id. A key of another type,
 or written for another number of limits, meanwhile, is left alone.
 ]]
 
@@ -59,6 +60,10 @@ for i = 1, #KEYS do
       refunded = refunded + 1
     end
     a = a + 5 * m
+  elseif ARGV[a - 3] == 'i' then
+    local gone = redis.pcall('ZREM', KEYS[i], ARGV[a + 2])
+    if gone == 1 then refunded = refunded + 1 end
+    a = a + 3 * m
   elseif log then
     local t = string.format('%.0f', at)
     local added = redis.pcall('ZRANGEBYSCORE', KEYS[i], t, t, 'LIMIT', 0, cost)

@@ -134,4 +134,29 @@ class RedisStoreAcrossSlotsIT {
         assertTrue(r[7] > 0, "b refuses when it comes to taking");
         assertEquals(4, Replies.flat(other.acquire(List.of(a)))[0], "a's token was given back: this one leaves 4");
     }
+
+    BucketRequest lease(String slot, String id) {
+        return BucketRequest.lease("tollgate-test:{" + run + "-" + slot + "}:p:c",
+                new dev.tollgate.Concurrency(1, java.time.Duration.ofMinutes(1)).limit(), true, id);
+    }
+
+    @Test
+    void aLeaseTakenInOneSlotIsGivenBackWhenTheOtherRefusesAfterwards() {
+        BucketRequest a = lease("slot-a", "first");
+        BucketRequest b = request("slot-b", "1/min", Algorithm.TOKEN_BUCKET);
+        port.beforeTakeInSlotB = () -> Replies.flat(other.acquire(List.of(b))); // someone else takes b's last token
+        long[] r = Replies.flat(store.acquire(List.of(a, b)));
+        assertTrue(r[7] > 0, "b refuses when it comes to taking");
+        assertEquals(0, Replies.flat(other.acquire(List.of(lease("slot-a", "second"))))[3], "a's slot was given back");
+    }
+
+    @Test
+    void leasesInTwoSlotsAreGivenBackSlotBySlot() {
+        List<BucketRequest> both = List.of(lease("slot-a", "one"), lease("slot-b", "two"));
+        assertEquals(0, Replies.flat(store.acquire(both))[3]);
+        assertTrue(Replies.flat(other.acquire(List.of(lease("slot-b", "three"))))[3] > 0, "slot-b's one slot is held");
+        store.release(both);
+        long[] again = Replies.flat(store.acquire(List.of(lease("slot-a", "four"), lease("slot-b", "five"))));
+        assertEquals(0, again[3] + again[7], "both slots came back");
+    }
 }

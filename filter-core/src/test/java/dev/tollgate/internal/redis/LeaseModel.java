@@ -1,0 +1,163 @@
+package dev.tollgate.internal.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.tollgate.Concurrency;
+import dev.tollgate.Limit;
+import dev.tollgate.LimitState;
+import dev.tollgate.internal.bucket.BucketReply;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.testing.ManualClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+
+/**
+ * The reference model of concurrency leases: per lease bucket, the multiset of live leases with
+ * their expiries, on a clock the test controls; plus one token bucket that never refills within
+ * a scenario, to check all-or-nothing with a rate limit. A store is played the same actions and
+ * must answer every verdict and every number as the model does.
+ */
+final class LeaseModel {
+
+    /** Two policies' lease buckets (slots and lease each) for two clients, and a token bucket of {@code tokens}. */
+    record Setup(int slotsA, int leaseSecondsA, int slotsB, int leaseSecondsB, int tokens) {
+    }
+
+    /** One step: acquire (which buckets), release (the i-th lease taken so far, possibly again) or advance. */
+    record Action(int kind, int client, boolean a, boolean b, boolean rate, int index, long advanceMicros) {
+        static final int ACQUIRE = 0;
+        static final int RELEASE = 1;
+        static final int ADVANCE = 2;
+    }
+
+    record Scenario(Setup setup, List<Action> actions) {
+    }
+
+    static Arbitrary<Scenario> scenarios(int maxActions) {
+        Arbitrary<Setup> setups = Combinators.combine(Arbitraries.integers().between(1, 4),
+                Arbitraries.integers().between(1, 3), Arbitraries.integers().between(1, 4),
+                Arbitraries.integers().between(1, 3), Arbitraries.integers().between(1, 30)).as(Setup::new);
+        Arbitrary<Integer> kinds = Arbitraries.frequency(net.jqwik.api.Tuple.of(6, Action.ACQUIRE),
+                net.jqwik.api.Tuple.of(2, Action.RELEASE), net.jqwik.api.Tuple.of(2, Action.ADVANCE));
+        Arbitrary<Action> actions = Combinators.combine(kinds,
+                Arbitraries.integers().between(0, 1), Arbitraries.of(true, false), Arbitraries.of(true, false),
+                Arbitraries.frequency(net.jqwik.api.Tuple.of(1, true), net.jqwik.api.Tuple.of(4, false)),
+                Arbitraries.integers().between(0, 40),
+                Arbitraries.longs().between(0, 3_000_000)).as(Action::new);
+        return Combinators.combine(setups, actions.list().ofMinSize(maxActions / 3).ofMaxSize(maxActions)).as(Scenario::new);
+    }
+
+    private final Map<String, Map<String, Long>> live = new HashMap<>();
+    int admitted;
+    int refusedByLeases;
+    int released;
+    int expired;
+
+    /**
+     * Plays a scenario against a store and checks every answer against the model.
+     *
+     * @param acquire the store's acquire
+     * @param release the store's release
+     */
+    void play(Scenario s, ManualClock clock, Function<List<BucketRequest>, List<BucketReply>> acquire,
+              java.util.function.Consumer<List<BucketRequest>> release) {
+        Setup set = s.setup();
+        Limit limitA = new Concurrency(set.slotsA(), Duration.ofSeconds(set.leaseSecondsA())).limit();
+        Limit limitB = new Concurrency(set.slotsB(), Duration.ofSeconds(set.leaseSecondsB())).limit();
+        Limit rate = Limit.parse(set.tokens() + "/day").get(0);
+        List<BucketRequest> taken = new ArrayList<>();
+        int sequence = 0;
+        for (Action act : s.actions()) {
+            long now = clock.nowMicros();
+            if (act.kind() == Action.ADVANCE) {
+                clock.advanceMicros(act.advanceMicros());
+                continue;
+            }
+            if (act.kind() == Action.RELEASE) {
+                if (taken.isEmpty()) {
+                    continue;
+                }
+                BucketRequest lease = taken.get(act.index() % taken.size());
+                Long expiry = live.computeIfAbsent(lease.key(), k -> new HashMap<>()).remove(lease.lease());
+                if (expiry != null && expiry <= now) {
+                    expired++;
+                } else if (expiry != null) {
+                    released++;
+                }
+                release.accept(List.of(lease));
+                continue;
+            }
+            List<BucketRequest> request = new ArrayList<>();
+            String client = "{c" + act.client() + "}";
+            if (act.a()) {
+                request.add(BucketRequest.lease(client + ":a:c", limitA, true, "L" + (++sequence)));
+            }
+            if (act.b()) {
+                request.add(BucketRequest.lease(client + ":b:c", limitB, true, "L" + (++sequence)));
+            }
+            if (act.rate() || request.isEmpty()) {
+                request.add(new BucketRequest(client + ":r", List.of(rate), 1, true));
+            }
+            List<BucketReply> replies = acquire.apply(request);
+            boolean all = true;
+            for (BucketRequest r : request) {
+                if (r.isLease()) {
+                    all &= liveCount(r.key(), now) + 1 <= r.limits().get(0).capacity();
+                } else {
+                    all &= tokensTaken(r.key()) + 1 <= rate.capacity();
+                }
+            }
+            for (int i = 0; i < request.size(); i++) {
+                BucketRequest r = request.get(i);
+                if (!r.isLease()) {
+                    boolean ok = tokensTaken(r.key()) + 1 <= rate.capacity();
+                    if (all) {
+                        tokens.merge(r.key(), 1L, Long::sum);
+                    }
+                    assertEquals(ok, replies.get(i).admits(), "the token bucket's verdict at " + act);
+                    continue;
+                }
+                Limit l = r.limits().get(0);
+                boolean ok = liveCount(r.key(), now) + 1 <= l.capacity();
+                Map<String, Long> leases = live.computeIfAbsent(r.key(), k -> new HashMap<>());
+                if (all) {
+                    leases.put(r.lease(), now + l.windowMicros());
+                    taken.add(r);
+                }
+                long oldest = leases.values().stream().mapToLong(x -> x).min().orElse(now) - now;
+                long newest = leases.values().stream().mapToLong(x -> x).max().orElse(now) - now;
+                LimitState expected = new LimitState(l, Math.max(0, l.capacity() - leases.size()), oldest, newest,
+                        ok ? 0 : oldest);
+                assertEquals(expected, replies.get(i).limits().get(0), "lease bucket " + r.key() + " at " + act);
+                if (!ok) {
+                    refusedByLeases++;
+                }
+            }
+            if (all) {
+                admitted++;
+            }
+        }
+    }
+
+    private final Map<String, Long> tokens = new HashMap<>();
+
+    private long tokensTaken(String key) {
+        return tokens.getOrDefault(key, 0L);
+    }
+
+    /** Drops the expired leases of a bucket (the store does on every call) and counts the rest. */
+    private int liveCount(String key, long now) {
+        Map<String, Long> leases = live.computeIfAbsent(key, k -> new HashMap<>());
+        int before = leases.size();
+        leases.values().removeIf(e -> e <= now);
+        expired += before - leases.size();
+        return leases.size();
+    }
+}
