@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.logging.Level;
@@ -57,6 +58,11 @@ import java.util.logging.Logger;
  * on. A refused one gets 429 with {@code Retry-After} and an {@code application/problem+json}
  * body, and never reaches the application. Nothing a client sends makes this filter throw.
  *
+ * <p>A request is decided once: when the filter is also mapped for the {@code ASYNC},
+ * {@code FORWARD}, {@code INCLUDE} or {@code ERROR} dispatcher types, a later dispatch of a request
+ * it has decided goes through unchecked, charging no second token and taking no second slot;
+ * the first decision's slot is given back when the request's response is done.
+ *
  * <p>Thread-safe, as the container requires.
  */
 public class TollgateFilter implements Filter {
@@ -76,6 +82,12 @@ public class TollgateFilter implements Filter {
     /** Where the limiter is published; set by {@link #init} when it made the limiter. */
     private volatile FilterConfig filterConfig;
     private final boolean owned;
+    /**
+     * The request attribute that marks a request this filter decided, so that a re-dispatch of it
+     * is not checked again; one per filter, since two filters with their own policies each decide.
+     */
+    private final String decidedAttribute = TollgateFilter.class.getName() + ".decided#" + INSTANCES.incrementAndGet();
+    private static final AtomicLong INSTANCES = new AtomicLong();
 
     /** The filter the container creates from {@code web.xml}; it configures itself in {@link #init}. */
     public TollgateFilter() {
@@ -132,6 +144,12 @@ public class TollgateFilter implements Filter {
             chain.doFilter(request, response);
             return;
         }
+        if (request.getAttribute(decidedAttribute) != null) {
+            // a re-dispatch (async, forward, include, error) of a request decided already: its
+            // first pass holds the permit and gives it back when the response is done
+            chain.doFilter(request, response);
+            return;
+        }
         HttpServletResponse http = (HttpServletResponse) response;
         RateLimiter rl = limiter;
         if (rl == null) {
@@ -151,6 +169,7 @@ public class TollgateFilter implements Filter {
             LOG.log(Level.SEVERE, Integration.internalErrorMessage("unexpected error in TollgateFilter; the request goes through"), e);
             answer = HttpAnswer.PASS;
         }
+        request.setAttribute(decidedAttribute, Boolean.TRUE);
         if (answer.passes()) {
             try {
                 chain.doFilter(request, response);
