@@ -8,7 +8,9 @@ import jakarta.servlet.ServletRequest;
 /**
  * Gives a request's concurrency slots back when its response is done: at once when the servlet
  * answered synchronously, else when its asynchronous processing completes, times out or fails
- * (a client that disconnects shows as an error or a completion). The permit releases once, so
+ * (a client that disconnects shows as an error when the application next writes, and only as a
+ * timeout while the request is idle: Tomcat does not notice it sooner; see ClientDisconnectIT).
+ * The permit releases once, so
  * the several events of one request (a timeout, then the completion) free one slot.
  *
  * <p>Stateless apart from the permit it holds; thread-safe.
