@@ -101,6 +101,14 @@ public abstract class Metrics {
         }
     }
 
+    /** Counts a refusal answered from the deny cache: a hit per policy, and the decision. */
+    public final void cachedDecision(Decision known) {
+        for (PolicyResult r : known.results()) {
+            denyCacheHit(r.policy().name());
+        }
+        decision(known, true);
+    }
+
     static String outcome(Decision d, PolicyResult r) {
         if (r.policy().mode() == Mode.SHADOW) {
             return r.denied() ? "shadow_denied" : "allowed";
