@@ -208,7 +208,7 @@ public final class RateLimiter implements AutoCloseable {
             metrics.decision(d, guard.guarded());
             return d;
         } catch (RuntimeException | StackOverflowError e) {
-            LOG.log(Level.SEVERE, Messages.INTERNAL_ERROR + ": unexpected error deciding a request; it goes through unlimited", e);
+            LOG.log(Level.SEVERE, Messages.internalError("unexpected error deciding a request; it goes through unlimited"), e);
             return Decision.noPolicy();
         }
     }

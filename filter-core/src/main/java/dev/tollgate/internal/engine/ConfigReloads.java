@@ -104,19 +104,16 @@ public final class ConfigReloads implements AutoCloseable {
             throw e;
         }
         if (!Objects.equals(next.redis(), now.redis())) {
-            CONFIG_LOG.warning(() -> Messages.RELOADED + ": Redis settings of '" + name
-                    + "' changed; they take effect at the next start, the rest now");
+            CONFIG_LOG.warning(() -> Messages.reloadedButRedis(name));
             next = next.withRedis(now.redis());
         }
         TollgateConfig applied = next;
-        CONFIG_LOG.info(() -> Messages.RELOADED + ": the configuration of '" + name + "' changed and is in force: "
-                + ConfigDescription.of(applied));
+        CONFIG_LOG.info(() -> Messages.reloaded(name, ConfigDescription.of(applied)));
         return next;
     }
 
     private void refused(ConfigException e) {
-        CONFIG_LOG.severe(() -> Messages.RELOAD_REFUSED + ": the configuration of '" + name
-                + "' did not change, because: " + e.getMessage());
+        CONFIG_LOG.severe(() -> Messages.reloadRefused(name, e.getMessage()));
     }
 
     @Override

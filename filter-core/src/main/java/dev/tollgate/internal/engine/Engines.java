@@ -50,19 +50,17 @@ public final class Engines {
      */
     public static void start(TollgateConfig config, String name, Stores stores, StoreGuard guard) {
         if (stores.redis() == null) {
-            LOG.info(() -> Messages.STARTED + ": Tollgate '" + name + "' " + (config.enabled() ? "on" : "OFF")
-                    + ", in-memory store, " + ConfigDescription.of(config));
+            LOG.info(() -> Messages.started(name, config.enabled(), "in-memory store", ConfigDescription.of(config)));
             return;
         }
-        LOG.info(() -> Messages.STARTED + ": Tollgate '" + name + "' " + (config.enabled() ? "on" : "OFF") + ", store "
-                + config.redis().describe() + " (timeout " + config.redis().timeout().toMillis() + " ms, failure mode "
-                + config.failureMode().name().toLowerCase(Locale.ROOT) + "), " + ConfigDescription.of(config));
+        LOG.info(() -> Messages.started(name, config.enabled(), "store " + config.redis().describe() + " (timeout "
+                + config.redis().timeout().toMillis() + " ms, failure mode "
+                + config.failureMode().name().toLowerCase(Locale.ROOT) + ")", ConfigDescription.of(config)));
         try {
             stores.redis().load(BucketKeys.key(config.keyPrefix(), "load", "tollgate"));
         } catch (RuntimeException e) {
             guard.failedAtStart(e);
-            REDIS_LOG.warning(() -> Messages.REDIS_NOT_READY + ": " + config.redis().describe()
-                    + " does not answer (" + e + "); the failure mode applies until it does");
+            REDIS_LOG.warning(() -> Messages.redisNotReady(config.redis().describe(), e));
         }
     }
 }

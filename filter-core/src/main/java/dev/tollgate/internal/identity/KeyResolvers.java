@@ -63,8 +63,8 @@ public final class KeyResolvers {
             } catch (ServiceConfigurationError e) {
                 // A provider on the class path that cannot be loaded: usable only if configured, so
                 // it is reported here and, if a policy names it, as an unknown resolver there.
-                LOG.warning(() -> Messages.BAD_VALUE + ": a key resolver listed in META-INF/services cannot be loaded"
-                        + " and is ignored: " + e.getMessage());
+                LOG.warning(() -> Messages.bad("a key resolver listed in META-INF/services cannot be loaded"
+                        + " and is ignored: " + e.getMessage()));
                 continue;
             }
             String name = p.name();
