@@ -20,7 +20,7 @@ public final class Integration {
      * {@code what} says what happened and what the request gets.
      */
     public static String internalErrorMessage(String what) {
-        return Messages.INTERNAL_ERROR + ": " + what;
+        return Messages.internalError(what);
     }
 
     /**
@@ -31,9 +31,7 @@ public final class Integration {
     public static String unknownPolicyMessage(RateLimiter limiter, String where, String policy) {
         List<String> known = new ArrayList<>();
         limiter.config().policies().forEach(p -> known.add(p.name()));
-        return Messages.UNKNOWN_POLICY + ": " + where + " names the policy '" + policy + "', which is not configured."
-                + " Configured policies: " + known + ". Declare it in tollgate.policies and set tollgate.policy."
-                + policy + ".limits";
+        return Messages.unknownPolicy(where, policy, known);
     }
 
     /**

@@ -5,23 +5,17 @@ import dev.tollgate.config.FailureMode;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.Messages;
 import dev.tollgate.internal.bucket.BucketStore;
-import dev.tollgate.internal.engine.ConfigDescription;
 import dev.tollgate.internal.engine.ConfigReloads;
+import dev.tollgate.internal.engine.DenialLog;
+import dev.tollgate.internal.engine.Engines;
 import dev.tollgate.internal.engine.PolicyRequirement;
 import dev.tollgate.internal.engine.RequestPlan;
 import dev.tollgate.internal.engine.RequestPlanner;
 import dev.tollgate.internal.engine.StoreGuard;
-import dev.tollgate.internal.identity.BucketKeys;
-import dev.tollgate.internal.local.LocalStore;
-import dev.tollgate.internal.local.MicroClock;
+import dev.tollgate.internal.http.HttpContract;
 import dev.tollgate.internal.metrics.Metrics;
-import dev.tollgate.internal.redis.JedisPort;
-import dev.tollgate.internal.redis.RedisStore;
-import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
@@ -44,12 +38,12 @@ import javax.management.ObjectName;
  *
  * <p>Thread-safe; create one per filter and {@link #close()} it when the filter is destroyed.
  *
- * <p>About 300 lines: the public face only (create, check, answer, reload, health, close and
- * the operator's counters), each delegating to one collaborator in {@code dev.tollgate.internal}.
+ * <p>The public face only (create, check, answer, reload, health, close and the operator's
+ * counters), each delegating to one collaborator in {@code dev.tollgate.internal}; the stores
+ * and their start-up are {@code internal.engine.Engines}'.
  */
 public final class RateLimiter implements AutoCloseable {
 
-    private static final Logger REDIS_LOG = Logger.getLogger("dev.tollgate.redis");
     private static final Logger LOG = Logger.getLogger("dev.tollgate");
     private static final Set<RateLimiter> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -58,7 +52,7 @@ public final class RateLimiter implements AutoCloseable {
     private final RequestPlanner planner;
     private final StoreGuard guard;
     private final Metrics metrics;
-    private final dev.tollgate.internal.engine.DenialLog denials = new dev.tollgate.internal.engine.DenialLog();
+    private final DenialLog denials = new DenialLog();
     private final ConfigReloads reloads;
     private ObjectName mbean;
 
@@ -99,26 +93,10 @@ public final class RateLimiter implements AutoCloseable {
      * @param reloader reads the configuration again for {@link #reload()}; {@code null} if it cannot change
      */
     public static RateLimiter create(TollgateConfig config, String name, Supplier<TollgateConfig> reloader) {
-        LocalStore local = new LocalStore(config.localMaxKeys(), MicroClock.SYSTEM);
-        RateLimiter limiter;
-        if (config.redis() == null) {
-            limiter = new RateLimiter(config, local, null, System::nanoTime, null, name, reloader);
-            LOG.info(() -> Messages.STARTED + ": Tollgate '" + name + "' " + (config.enabled() ? "on" : "OFF")
-                    + ", in-memory store, " + ConfigDescription.of(config));
-        } else {
-            RedisStore redis = new RedisStore(JedisPort.create(config.redis()));
-            limiter = new RateLimiter(config, redis, local, System::nanoTime, null, name, reloader);
-            LOG.info(() -> Messages.STARTED + ": Tollgate '" + name + "' " + (config.enabled() ? "on" : "OFF") + ", store "
-                    + config.redis().describe() + " (timeout " + config.redis().timeout().toMillis() + " ms, failure mode "
-                    + config.failureMode().name().toLowerCase(Locale.ROOT) + "), " + ConfigDescription.of(config));
-            try {
-                redis.load(BucketKeys.key(config.keyPrefix(), "load", "tollgate"));
-            } catch (RuntimeException e) {
-                limiter.guard.failedAtStart(e);
-                REDIS_LOG.warning(() -> Messages.REDIS_NOT_READY + ": " + config.redis().describe()
-                        + " does not answer (" + e + "); the failure mode applies until it does");
-            }
-        }
+        Engines.Stores stores = Engines.open(config);
+        RateLimiter limiter = new RateLimiter(config, stores.store(), stores.fallback(), System::nanoTime, null, name,
+                reloader);
+        Engines.start(config, name, stores, limiter.guard);
         limiter.start();
         return limiter;
     }
@@ -129,15 +107,7 @@ public final class RateLimiter implements AutoCloseable {
         if (config.jmx()) {
             mbean = RateLimiterJmx.register(this, name);
         }
-        reloads.poll(config.reloadInterval(), this::reloadQuietly);
-    }
-
-    private void reloadQuietly() {
-        try {
-            reload();
-        } catch (RuntimeException e) {
-            // reload() logged it; the configuration in force stays
-        }
+        reloads.poll(config.reloadInterval(), this::reload);
     }
 
     /**
@@ -209,17 +179,13 @@ public final class RateLimiter implements AutoCloseable {
         if (!c.enabled()) {
             return Decision.noPolicy();
         }
-        List<Policy> current = new ArrayList<>(policies.size());
-        for (Policy p : policies) {
-            c.policy(p.name()).ifPresent(current::add);
-        }
-        return decide(c, request, current, cost);
+        return decide(c, request, RequestPlanner.current(c, policies), cost);
     }
 
     /** The headers, status and body for a decision. */
     public HttpAnswer answer(Decision decision) {
         TollgateConfig c = config;
-        return dev.tollgate.internal.http.HttpContract.answer(decision, c.headers(), c.retryAfterJitter().toSeconds());
+        return HttpContract.answer(decision, c.headers(), c.retryAfterJitter().toSeconds());
     }
 
     private Decision decide(TollgateConfig c, RequestView request, List<Policy> policies, long costOverride) {
@@ -233,10 +199,7 @@ public final class RateLimiter implements AutoCloseable {
             }
             Decision known = planner.cached(plan, c);
             if (known != null) {
-                for (PolicyResult r : known.results()) {
-                    metrics.denyCacheHit(r.policy().name());
-                }
-                metrics.decision(known, true);
+                metrics.cachedDecision(known);
                 return known;
             }
             Decision d = guard.decide(c, plan);
@@ -245,7 +208,7 @@ public final class RateLimiter implements AutoCloseable {
             metrics.decision(d, guard.guarded());
             return d;
         } catch (RuntimeException | StackOverflowError e) {
-            LOG.log(Level.SEVERE, Messages.INTERNAL_ERROR + ": unexpected error deciding a request; it goes through unlimited", e);
+            LOG.log(Level.SEVERE, Messages.internalError("unexpected error deciding a request; it goes through unlimited"), e);
             return Decision.noPolicy();
         }
     }
@@ -291,13 +254,7 @@ public final class RateLimiter implements AutoCloseable {
     public void close() {
         LIVE.remove(this);
         reloads.close();
-        if (mbean != null) {
-            try {
-                ManagementFactory.getPlatformMBeanServer().unregisterMBean(mbean);
-            } catch (Exception e) {
-                LOG.log(Level.FINE, "not unregistered from JMX", e);
-            }
-        }
+        RateLimiterJmx.unregister(mbean);
         guard.close();
     }
 }

@@ -33,6 +33,17 @@ final class RateLimiterJmx implements RateLimiterMXBean {
         return null;
     }
 
+    /** Unregisters what {@link #register} registered; nothing for {@code null}. */
+    static void unregister(ObjectName registered) {
+        if (registered != null) {
+            try {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(registered);
+            } catch (Exception e) {
+                LOG.log(Level.FINE, "not unregistered from JMX", e);
+            }
+        }
+    }
+
     @Override
     public String getCircuit() {
         return limiter.health().circuit();

@@ -88,7 +88,7 @@ final class ConfigReader {
     void misfit(String key, String reason, String accepted) {
         lookup.get(key).ifPresentOrElse(
                 v -> problems.add(Messages.badValue(v, reason, accepted)),
-                () -> problems.add(Messages.BAD_VALUE + ": " + key + " (default): " + reason + ". Accepted: " + accepted));
+                () -> problems.add(Messages.badDefault(key, reason, accepted)));
     }
 
     /** The value as messages show a password: never the password itself. */

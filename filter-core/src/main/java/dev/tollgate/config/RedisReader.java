@@ -90,8 +90,8 @@ final class RedisReader {
         int topologies = (uri.isPresent() ? 1 : 0) + (cluster.isPresent() ? 1 : 0)
                 + (master.isPresent() || sentinels.isPresent() ? 1 : 0);
         if (topologies > 1) {
-            r.problems.add(Messages.BAD_VALUE + ": more than one of " + Settings.REDIS_URI + ", " + Settings.REDIS_CLUSTER
-                    + " and " + Settings.REDIS_SENTINEL_MASTER + " is set. Accepted: exactly one Redis topology");
+            r.problems.add(Messages.bad("more than one of " + Settings.REDIS_URI + ", " + Settings.REDIS_CLUSTER
+                    + " and " + Settings.REDIS_SENTINEL_MASTER + " is set. Accepted: exactly one Redis topology"));
             return null;
         }
         if (master.isEmpty() && sentinels.isEmpty()) {

@@ -11,10 +11,6 @@ import dev.tollgate.Limit;
 import dev.tollgate.Mode;
 import dev.tollgate.Policy;
 import dev.tollgate.RequestMatcher;
-import dev.tollgate.internal.config.Durations;
-import dev.tollgate.internal.identity.KeyResolvers;
-import dev.tollgate.internal.match.RequestPatterns;
-import dev.tollgate.internal.redis.RedisTls;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -39,7 +35,7 @@ public final class Settings {
 
     private static final List<Setting<?>> ALL_IN_ORDER = new ArrayList<>();
 
-    private static final String DURATION = Durations.SYNTAX;
+    private static final String DURATION = Accepted.DURATION;
     private static final String FAILURE_MODES = "'local', 'open' or 'closed'";
 
     public static final Setting<Boolean> ENABLED = flag(ConfigKeys.ENABLED, true,
@@ -72,13 +68,13 @@ public final class Settings {
     public static final Setting<Boolean> REDIS_TLS = flag(ConfigKeys.REDIS_TLS, false,
             "TLS for Cluster and Sentinel (a standalone URI says `rediss://`)");
     public static final Setting<String> REDIS_TLS_TRUSTSTORE = add(ConfigKeys.REDIS_TLS_TRUSTSTORE, "(the JVM's)", null,
-            RedisTls.TRUST_ACCEPTED, Parsers::opaque,
+            Accepted.TLS_TRUSTSTORE, Parsers::opaque,
             "the CAs that sign Redis' certificate: a PKCS12 or JKS file, or a PEM bundle");
     public static final Setting<String> REDIS_TLS_TRUSTSTORE_PASSWORD = add(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD,
             "(none)", null, Parsers.OPAQUE, Parsers::opaque,
             "the trust store's password (never logged); a PEM bundle needs none");
     public static final Setting<String> REDIS_TLS_KEYSTORE = add(ConfigKeys.REDIS_TLS_KEYSTORE, "(none)", null,
-            RedisTls.KEY_ACCEPTED, Parsers::opaque,
+            Accepted.TLS_KEYSTORE, Parsers::opaque,
             "the client's key and certificate, a PKCS12 or JKS file, for Redis' `tls-auth-clients`");
     public static final Setting<String> REDIS_TLS_KEYSTORE_PASSWORD = add(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD,
             "(none)", null, Parsers.OPAQUE, Parsers::opaque, "the key store's password, also its key's (never logged)");
@@ -114,12 +110,12 @@ public final class Settings {
     public static final Setting<List<Limit>> POLICY_LIMITS = add(ConfigKeys.POLICY_LIMITS, "(required without concurrency)", null,
             Limit.SYNTAX, Limit::parse, "one or more limits, e.g. `10/s burst 20; 1000/day`");
     /** Text here; {@link PolicyReader} parses it with the class path's key resolvers. */
-    public static final Setting<String> POLICY_KEY = add(ConfigKeys.POLICY_KEY, "ip", KeyResolvers.SYNTAX,
+    public static final Setting<String> POLICY_KEY = add(ConfigKeys.POLICY_KEY, "ip", Accepted.KEY_RESOLVER,
             Function.identity(), "what identifies a client: `ip`, `header:<Name>`, `principal`, `route`, joined by `+`;"
                     + " alternatives separated by `,` (the first that is present wins, else `ip`)");
     /** Unset is {@link RequestMatcher#ALL} itself, which is how a policy knows it has no {@code match} of its own. */
     public static final Setting<RequestMatcher> POLICY_MATCH = add(ConfigKeys.POLICY_MATCH, "/**",
-            RequestMatcher.ALL, RequestPatterns.SYNTAX, RequestMatcher::parse,
+            RequestMatcher.ALL, Accepted.REQUEST_PATTERN, RequestMatcher::parse,
             "which requests: `[METHOD[|METHOD]] /pattern`, several separated by `,`");
     public static final Setting<Mode> POLICY_MODE = add(ConfigKeys.POLICY_MODE, "enforce",
             "'enforce' or 'shadow'", Parsers.word(Mode.class), "`enforce` (answer 429) or `shadow` (log and let through)");

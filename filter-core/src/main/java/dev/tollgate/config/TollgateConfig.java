@@ -112,7 +112,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         try {
             providers = KeyResolvers.providers(classLoader);
         } catch (IllegalArgumentException e) {
-            r.problems.add(Messages.BAD_VALUE + ": the key resolvers on the class path cannot be used: " + e.getMessage());
+            r.problems.add(Messages.bad("the key resolvers on the class path cannot be used: " + e.getMessage()));
             providers = KeyResolvers.providers(null);
         }
         List<String> declared = p.policyNames();
@@ -123,8 +123,8 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                 String key = BucketKeys.compactKey("", policy.name(), "", false);
                 String other = tags.put(key.substring(key.length() - 2), policy.name());
                 if (other != null) {
-                    r.problems.add(Messages.BAD_VALUE + ": policies '" + other + "' and '" + policy.name() + "' hash to the"
-                            + " same compact key tag; rename one, or set " + Settings.REDIS_KEY_FORMAT + "=readable");
+                    r.problems.add(Messages.bad("policies '" + other + "' and '" + policy.name() + "' hash to the"
+                            + " same compact key tag; rename one, or set " + Settings.REDIS_KEY_FORMAT + "=readable"));
                 }
             }
         }

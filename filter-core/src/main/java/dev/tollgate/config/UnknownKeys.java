@@ -50,14 +50,9 @@ final class UnknownKeys {
                 return;
             }
             if (owner == null) {
-                out.add(Messages.UNKNOWN_KEY + ": " + shown + " matches no configuration key and is " + outcome
-                        + (hint == null ? "; the keys are listed in the README's configuration table" : "; did you mean "
-                        + hint + "?"));
+                out.add(Messages.unknownKey(shown, outcome, hint));
             } else {
-                out.add(Messages.UNDECLARED_KEY + ": " + shown + " is a key of " + owner.what + " '"
-                        + Messages.printable(owner.name, 64) + "', which " + owner.list + " does not declare ("
-                        + (owner.declared.isEmpty() ? "it declares none" : "it declares " + String.join(", ", owner.declared))
-                        + "), so it is " + outcome + "; declare it" + (hint == null ? "" : ", or did you mean " + hint + "?"));
+                out.add(Messages.undeclaredKey(shown, owner.what, owner.name, owner.list, owner.declared, outcome, hint));
             }
         });
         return out;

@@ -10,8 +10,6 @@ import java.util.regex.Pattern;
 /** Durations as operators write them: {@code 50ms}, {@code 1.5s}, {@code 2min}, or ISO-8601 {@code PT0.05S}. */
 public final class Durations {
 
-    public static final String SYNTAX = "a number with ms, s, min or h (e.g. '50ms', '1.5s'), or ISO-8601 (e.g. 'PT0.05S')";
-
     private static final Pattern SIMPLE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|min|h)");
 
     private Durations() {

@@ -174,8 +174,7 @@ public final class Circuit {
             if (phase.compareAndSet(p, closed(epoch + 1))) {
                 long down = nanoTime.getAsLong() - p.downSinceNanos();
                 downBefore.addAndGet(down);
-                LOG.info(() -> Messages.REDIS_UP + ": " + target + " answers again after " + down / 1_000_000
-                        + " ms; decisions are shared again");
+                LOG.info(() -> Messages.redisUp(target, down / 1_000_000));
                 return;
             }
         }
@@ -202,9 +201,7 @@ public final class Circuit {
                 continue;
             }
             if (phase.compareAndSet(p, new Phase(CircuitState.OPEN, epoch + 1, 0, now + openForNanos, now, null))) {
-                LOG.warning(() -> Messages.REDIS_DOWN + ": " + target + " failed " + threshold
-                        + " times in a row (last: " + cause + "); Tollgate stops calling it and applies the failure"
-                        + " mode, probing it every " + openForNanos / 1_000_000 + " ms");
+                LOG.warning(() -> Messages.redisDown(target, threshold, cause, openForNanos / 1_000_000));
                 return;
             }
         }

@@ -37,7 +37,11 @@ public final class ConfigReloads implements AutoCloseable {
         this.reloader = reloader;
     }
 
-    /** Calls {@code reload} every {@code every} on a daemon thread, unless there is nothing to reload or it is 0. */
+    /**
+     * Calls {@code reload} every {@code every} on a daemon thread, unless there is nothing to
+     * reload or it is 0. A reload that throws is dropped: {@link #next} logged why, the
+     * configuration in force stays, and the polling goes on.
+     */
     public void poll(Duration every, Runnable reload) {
         if (reloader == null || every.isZero()) {
             return;
@@ -47,7 +51,14 @@ public final class ConfigReloads implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        polling.scheduleWithFixedDelay(reload, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+        Runnable quietly = () -> {
+            try {
+                reload.run();
+            } catch (RuntimeException e) {
+                // next() logged it; the configuration in force stays
+            }
+        };
+        polling.scheduleWithFixedDelay(quietly, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -93,19 +104,16 @@ public final class ConfigReloads implements AutoCloseable {
             throw e;
         }
         if (!Objects.equals(next.redis(), now.redis())) {
-            CONFIG_LOG.warning(() -> Messages.RELOADED + ": Redis settings of '" + name
-                    + "' changed; they take effect at the next start, the rest now");
+            CONFIG_LOG.warning(() -> Messages.reloadedButRedis(name));
             next = next.withRedis(now.redis());
         }
         TollgateConfig applied = next;
-        CONFIG_LOG.info(() -> Messages.RELOADED + ": the configuration of '" + name + "' changed and is in force: "
-                + ConfigDescription.of(applied));
+        CONFIG_LOG.info(() -> Messages.reloaded(name, ConfigDescription.of(applied)));
         return next;
     }
 
     private void refused(ConfigException e) {
-        CONFIG_LOG.severe(() -> Messages.RELOAD_REFUSED + ": the configuration of '" + name
-                + "' did not change, because: " + e.getMessage());
+        CONFIG_LOG.severe(() -> Messages.reloadRefused(name, e.getMessage()));
     }
 
     @Override

@@ -52,11 +52,8 @@ public final class DenialLog {
             }
             boolean shadow = r.policy().mode() == Mode.SHADOW;
             if (first(r)) {
-                String id = shadow ? Messages.SHADOW_DENIED : Messages.DENIED;
-                LOG.info(() -> id + ": policy '" + r.policy().name() + "' " + (shadow ? "would refuse" : "refuses")
-                        + " client " + r.clientKey() + " for " + HttpContract.retryAfterSeconds(r.retryAfterMicros())
-                        + " s (decided by " + decision.source().name().toLowerCase(Locale.ROOT)
-                        + " store); further refusals of this client in that time are not logged");
+                LOG.info(() -> Messages.denied(shadow, r.policy().name(), r.clientKey(),
+                        HttpContract.retryAfterSeconds(r.retryAfterMicros()), decision.source().name().toLowerCase(Locale.ROOT)));
             }
         }
     }

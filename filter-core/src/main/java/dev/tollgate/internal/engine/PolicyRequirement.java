@@ -19,12 +19,11 @@ public record PolicyRequirement(String policy, long cost, String where) {
     public void check(TollgateConfig c, List<String> problems) {
         Policy p = c.policy(policy).orElse(null);
         if (p == null) {
-            problems.add(Messages.UNKNOWN_POLICY + ": " + where + " names the policy '" + policy
-                    + "', which the configuration does not declare in " + dev.tollgate.config.ConfigKeys.POLICIES);
+            problems.add(Messages.undeclaredPolicy(where, policy));
             return;
         }
         if (cost < 0) {
-            problems.add(Messages.BAD_VALUE + ": " + where + ": a cost must be at least 1 (or 0 for the policy's own)");
+            problems.add(Messages.bad(where + ": a cost must be at least 1 (or 0 for the policy's own)"));
             return;
         }
         for (List<Limit> set : p.allLimits().values()) {
@@ -32,8 +31,8 @@ public record PolicyRequirement(String policy, long cost, String where) {
                 try {
                     Policy.requireCostFits(l, cost);
                 } catch (IllegalArgumentException e) {
-                    problems.add(Messages.BAD_VALUE + ": " + where + ", policy '" + p.name() + "' (tollgate.policy."
-                            + p.name() + ".limits): " + e.getMessage());
+                    problems.add(Messages.bad(where + ", policy '" + p.name() + "' (tollgate.policy."
+                            + p.name() + ".limits): " + e.getMessage()));
                     return;
                 }
             }

@@ -12,6 +12,7 @@ import dev.tollgate.internal.identity.BucketKeys;
 import dev.tollgate.internal.identity.ClientKeys;
 import dev.tollgate.internal.identity.ClientRequest;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -44,6 +45,15 @@ public final class RequestPlanner {
             }
         }
         return applicable;
+    }
+
+    /** The current definitions of {@code policies} (given by an older configuration, perhaps); those gone are left out. */
+    public static List<Policy> current(TollgateConfig c, Collection<Policy> policies) {
+        List<Policy> current = new ArrayList<>(policies.size());
+        for (Policy p : policies) {
+            c.policy(p.name()).ifPresent(current::add);
+        }
+        return current;
     }
 
     private static String safe(Supplier<String> s) {

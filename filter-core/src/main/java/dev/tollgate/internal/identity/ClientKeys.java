@@ -33,8 +33,8 @@ public final class ClientKeys {
         try {
             key = policy.key().resolve(request);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, Messages.INTERNAL_ERROR + ": the key resolver of policy '" + policy.name()
-                    + "' failed; the peer address is used", e);
+            LOG.log(Level.WARNING, Messages.internalError("the key resolver of policy '" + policy.name()
+                    + "' failed; the peer address is used"), e);
             key = null;
         }
         if (key == null) {

@@ -27,10 +27,6 @@ import java.util.regex.Pattern;
  */
 public final class KeyResolvers {
 
-    public static final String SYNTAX = "'ip', 'header:<Name>', 'principal', 'route' or a custom resolver's name,"
-            + " joined by '+' (all must be present), alternatives separated by ',' (the first present wins),"
-            + " e.g. 'principal, ip' or 'header:X-Api-Key+route'";
-
     private static final Logger LOG = Logger.getLogger("dev.tollgate.config");
     private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}");
     private static final Pattern PROVIDER_NAME = Pattern.compile("[a-z][a-z0-9-]{0,31}");
@@ -67,8 +63,8 @@ public final class KeyResolvers {
             } catch (ServiceConfigurationError e) {
                 // A provider on the class path that cannot be loaded: usable only if configured, so
                 // it is reported here and, if a policy names it, as an unknown resolver there.
-                LOG.warning(() -> Messages.BAD_VALUE + ": a key resolver listed in META-INF/services cannot be loaded"
-                        + " and is ignored: " + e.getMessage());
+                LOG.warning(() -> Messages.bad("a key resolver listed in META-INF/services cannot be loaded"
+                        + " and is ignored: " + e.getMessage()));
                 continue;
             }
             String name = p.name();

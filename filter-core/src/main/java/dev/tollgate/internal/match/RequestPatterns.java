@@ -41,10 +41,6 @@ import java.util.regex.Pattern;
  */
 public final class RequestPatterns {
 
-    public static final String SYNTAX = "'[METHOD[|METHOD]] /path/pattern', several separated by ',',"
-            + " e.g. '/api/**', 'POST /login', 'GET /search/**'; '*' matches within one path segment,"
-            + " '**' any number of segments; GET covers HEAD too; no ';', '.' or '..' in a pattern";
-
     private static final Pattern METHOD = Pattern.compile("[A-Z][A-Z0-9_-]{0,31}");
 
     private final List<Entry> entries;

@@ -80,11 +80,11 @@ public abstract class Metrics {
         try {
             Destination d = binding.get();
             if (d.metrics() != NONE) {
-                LOG.info(() -> Messages.METRICS + ": metrics go to " + name + ": " + d.where());
+                LOG.info(() -> Messages.metricsGoTo(name, d.where()));
             }
             return d.metrics();
         } catch (RuntimeException | LinkageError e) {
-            LOG.log(Level.WARNING, Messages.METRICS + ": " + name + " is present but cannot be used; no metrics go there", e);
+            LOG.log(Level.WARNING, Messages.metricsUnusable(name), e);
             return NONE;
         }
     }
@@ -99,6 +99,14 @@ public abstract class Metrics {
         for (PolicyResult r : d.results()) {
             count(r.policy().name(), outcome(d, r), store, fallback);
         }
+    }
+
+    /** Counts a refusal answered from the deny cache: a hit per policy, and the decision. */
+    public final void cachedDecision(Decision known) {
+        for (PolicyResult r : known.results()) {
+            denyCacheHit(r.policy().name());
+        }
+        decision(known, true);
     }
 
     static String outcome(Decision d, PolicyResult r) {

@@ -1,5 +1,6 @@
 package dev.tollgate.internal.redis;
 
+import dev.tollgate.config.Accepted;
 import dev.tollgate.config.ConfigKeys;
 import dev.tollgate.config.RedisSettings;
 import dev.tollgate.internal.Messages;
@@ -55,9 +56,8 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  */
 public final class RedisTls {
 
-    public static final String TRUST_ACCEPTED = "a readable PKCS12 or JKS file, or a PEM file of CA certificates"
-            + " (-----BEGIN CERTIFICATE----- blocks)";
-    public static final String KEY_ACCEPTED = "a readable PKCS12 or JKS file holding the client's private key and certificate";
+    private static final String TRUST_ACCEPTED = Accepted.TLS_TRUSTSTORE;
+    private static final String KEY_ACCEPTED = Accepted.TLS_KEYSTORE;
     /** Far more than any trust or key store; bounds what a wrong path (a device, a log) makes us read. */
     static final int MAX_STORE_BYTES = 1 << 20;
     private static final Pattern PEM_CERTIFICATE =

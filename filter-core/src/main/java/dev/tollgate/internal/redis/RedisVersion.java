@@ -28,8 +28,7 @@ public final class RedisVersion {
         private final String found;
 
         TooOldException(String where, String found) {
-            super(Messages.REDIS_TOO_OLD + ": " + where + " runs Redis " + Messages.printable(found, 40) + "; Tollgate needs "
-                    + MINIMUM + " or later (" + WHY + "); the failure mode applies until it is upgraded", null, false, false);
+            super(Messages.redisTooOld(where, found, MINIMUM, WHY), null, false, false);
             this.found = found;
         }
 

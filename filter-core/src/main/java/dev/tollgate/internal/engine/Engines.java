@@ -1,0 +1,66 @@
+package dev.tollgate.internal.engine;
+
+import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.Messages;
+import dev.tollgate.internal.bucket.BucketStore;
+import dev.tollgate.internal.identity.BucketKeys;
+import dev.tollgate.internal.local.LocalStore;
+import dev.tollgate.internal.local.MicroClock;
+import dev.tollgate.internal.redis.JedisPort;
+import dev.tollgate.internal.redis.RedisStore;
+import java.util.Locale;
+import java.util.logging.Logger;
+
+/**
+ * The stores a configuration asks for, and their start-up: Redis when one is configured (with
+ * the in-memory store as the fallback of {@code failure-mode=local}), else the in-memory store.
+ * {@code RateLimiter.create} calls it, so that the public face does not wire stores. Stateless;
+ * thread-safe.
+ */
+public final class Engines {
+
+    private static final Logger REDIS_LOG = Logger.getLogger("dev.tollgate.redis");
+    private static final Logger LOG = Logger.getLogger("dev.tollgate");
+
+    private Engines() {
+    }
+
+    /**
+     * The stores of one limiter.
+     *
+     * @param fallback the store of {@code failure-mode=local}, or {@code null} when {@code store} is in memory
+     * @param redis    {@code store} when it is Redis, else {@code null}
+     */
+    public record Stores(BucketStore store, BucketStore fallback, RedisStore redis) {
+    }
+
+    /** Opens the stores the configuration asks for; connecting to Redis waits for {@link #start}. */
+    public static Stores open(TollgateConfig config) {
+        LocalStore local = new LocalStore(config.localMaxKeys(), MicroClock.SYSTEM);
+        if (config.redis() == null) {
+            return new Stores(local, null, null);
+        }
+        RedisStore redis = new RedisStore(JedisPort.create(config.redis()));
+        return new Stores(redis, local, redis);
+    }
+
+    /**
+     * Logs the configuration in force and loads the scripts into Redis. An unreachable Redis does
+     * not stop start-up: the guard's circuit opens and the failure mode applies until it answers.
+     */
+    public static void start(TollgateConfig config, String name, Stores stores, StoreGuard guard) {
+        if (stores.redis() == null) {
+            LOG.info(() -> Messages.started(name, config.enabled(), "in-memory store", ConfigDescription.of(config)));
+            return;
+        }
+        LOG.info(() -> Messages.started(name, config.enabled(), "store " + config.redis().describe() + " (timeout "
+                + config.redis().timeout().toMillis() + " ms, failure mode "
+                + config.failureMode().name().toLowerCase(Locale.ROOT) + ")", ConfigDescription.of(config)));
+        try {
+            stores.redis().load(BucketKeys.key(config.keyPrefix(), "load", "tollgate"));
+        } catch (RuntimeException e) {
+            guard.failedAtStart(e);
+            REDIS_LOG.warning(() -> Messages.redisNotReady(config.redis().describe(), e));
+        }
+    }
+}
