@@ -40,6 +40,11 @@ import java.util.function.LongSupplier;
  * version, is treated by the script as absent rather than failing the call, so an upgrade or an
  * algorithm switch never opens the circuit.
  *
+ * <p>Longer than most classes on purpose (about 330 lines): it is the one place that turns a
+ * bucket request of any algorithm into the scripts' arguments and back, and splits a Cluster
+ * request by slot; split, the argument layout of {@code bucket.lua}, {@code refund.lua} and
+ * {@code release.lua} would be written in two places.
+ *
  * <p>Thread-safe.
  */
 public final class RedisStore implements BucketStore {
