@@ -6,7 +6,7 @@ import java.util.List;
  * What an adapter writes for a decision: headers always, and when {@link #passes()} is false a
  * status and a body instead of calling the application.
  *
- * @param status      0 to let the request through, else the status to answer (429 or 503)
+ * @param status      0 to let the request through, else the status to answer (429 or a policy's own refusal status, see {@link Refusal}; 503)
  * @param headers     headers to add to the response, in order (a name may repeat)
  * @param contentType the body's media type, or {@code null} when passing
  * @param body        the body, or {@code null} when passing

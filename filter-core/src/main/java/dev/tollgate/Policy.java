@@ -28,10 +28,11 @@ import java.util.regex.Pattern;
  * @param failureMode what this policy does while Redis fails; {@code null} for the global mode
  * @param concurrency at most this many requests of one client in flight, or {@code null} for no such
  *                    limit; a policy with one may have no rate limits ({@code limits} empty)
+ * @param refusal    how this policy's refusal is answered ({@code null}: {@link Refusal#STANDARD})
  */
 public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
                      String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
-                     FailureMode failureMode, Concurrency concurrency) {
+                     FailureMode failureMode, Concurrency concurrency, Refusal refusal) {
 
     /** The characters a policy name may use; it goes into Redis keys and header values as is. */
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
@@ -50,6 +51,7 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
         Objects.requireNonNull(cost, "cost");
         Objects.requireNonNull(algorithm, "algorithm");
         keyText = keyText == null ? "?" : keyText;
+        refusal = refusal == null ? Refusal.STANDARD : refusal;
         List<List<Limit>> all = new ArrayList<>(planLimits.values());
         all.add(limits);
         for (List<Limit> set : all) {
@@ -61,6 +63,20 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
                 requireAlgorithmFits(limit, algorithm);
             }
         }
+    }
+
+    /** A policy refused with the standard answer (the form before refusals could be shaped). */
+    public Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
+                  String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
+                  FailureMode failureMode, Concurrency concurrency) {
+        this(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency,
+                Refusal.STANDARD);
+    }
+
+    /** This policy, its refusals answered as {@code shaped} says. */
+    public Policy withRefusal(Refusal shaped) {
+        return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode,
+                concurrency, shaped);
     }
 
     /** A policy of one token-bucket limit set, for every request, by address. */

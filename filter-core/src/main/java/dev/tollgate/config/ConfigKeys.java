@@ -68,6 +68,10 @@ public final class ConfigKeys {
     public static final String POLICY_FAILURE_MODE = "tollgate.policy.<name>.failure-mode";
     public static final String POLICY_ZONE = "tollgate.policy.<name>.zone";
     public static final String POLICY_PLAN_LIMITS = "tollgate.policy.<name>.limits.<plan>";
+    public static final String POLICY_REFUSAL_STATUS = "tollgate.policy.<name>.refusal-status";
+    public static final String POLICY_REFUSAL_TYPE = "tollgate.policy.<name>.refusal-type";
+    public static final String POLICY_REFUSAL_TITLE = "tollgate.policy.<name>.refusal-title";
+    public static final String POLICY_REFUSAL_HEADERS = "tollgate.policy.<name>.refusal-headers";
     public static final String PLAN_ROLE = "tollgate.plan.<plan>.role";
     public static final String PLAN_VALUE = "tollgate.plan.<plan>.value";
 

@@ -9,6 +9,7 @@ import dev.tollgate.Limit;
 import dev.tollgate.Mode;
 import dev.tollgate.Plans;
 import dev.tollgate.Policy;
+import dev.tollgate.Refusal;
 import dev.tollgate.RequestMatcher;
 import dev.tollgate.internal.Messages;
 import dev.tollgate.internal.identity.KeyResolvers;
@@ -134,6 +135,9 @@ final class PolicyReader {
         Algorithm algorithm = r.get(Settings.POLICY_ALGORITHM.forPolicy(name));
         FailureMode failureMode = r.get(Settings.POLICY_FAILURE_MODE.forPolicy(name));
         java.time.ZoneId zone = r.get(Settings.POLICY_ZONE.forPolicy(name));
+        Refusal refusal = new Refusal(r.get(Settings.POLICY_REFUSAL_STATUS.forPolicy(name)),
+                r.get(Settings.POLICY_REFUSAL_TYPE.forPolicy(name)), r.get(Settings.POLICY_REFUSAL_TITLE.forPolicy(name)),
+                r.get(Settings.POLICY_REFUSAL_HEADERS.forPolicy(name)));
         if (r.problems.size() > before) {
             return null;
         }
@@ -168,7 +172,7 @@ final class PolicyReader {
         if (r.problems.size() > before) {
             return null;
         }
-        return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency);
+        return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency, refusal);
     }
 
     /** The policy's concurrency limit, or {@code null} when it has none (its lease alone is then ignored). */

@@ -7,9 +7,11 @@ import dev.tollgate.CalendarWindow;
 import dev.tollgate.ClientAddresses;
 import dev.tollgate.Concurrency;
 import dev.tollgate.Costs;
+import dev.tollgate.HttpAnswer;
 import dev.tollgate.Limit;
 import dev.tollgate.Mode;
 import dev.tollgate.Policy;
+import dev.tollgate.Refusal;
 import dev.tollgate.RequestMatcher;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -142,6 +144,18 @@ public final class Settings {
                     + " longer no longer counts");
     public static final Setting<List<Limit>> POLICY_PLAN_LIMITS = add(ConfigKeys.POLICY_PLAN_LIMITS,
             "(the policy's limits)", null, Limit.SYNTAX, Limit::parse, "the limits of clients on plan `<plan>`");
+    public static final Setting<Integer> POLICY_REFUSAL_STATUS = add(ConfigKeys.POLICY_REFUSAL_STATUS, "429",
+            Refusal.STATUS_SYNTAX, Refusal::parseStatus, "the status of this policy's refusal, 400 to 599, e.g. `503`"
+                    + " (see *Shaping the refusal*)");
+    public static final Setting<String> POLICY_REFUSAL_TYPE = add(ConfigKeys.POLICY_REFUSAL_TYPE, "(IANA quota-exceeded)",
+            Refusal.QUOTA_EXCEEDED, Refusal.TYPE_SYNTAX, Refusal::checkType, "the problem `type` of this policy's refusal,"
+                    + " an absolute URI");
+    public static final Setting<String> POLICY_REFUSAL_TITLE = add(ConfigKeys.POLICY_REFUSAL_TITLE,
+            "(IANA quota-exceeded title)", Refusal.QUOTA_EXCEEDED_TITLE, Refusal.TITLE_SYNTAX, Refusal::checkTitle,
+            "the problem `title` of this policy's refusal");
+    public static final Setting<List<HttpAnswer.Header>> POLICY_REFUSAL_HEADERS = add(ConfigKeys.POLICY_REFUSAL_HEADERS,
+            "(none)", List.of(), Refusal.HEADERS_SYNTAX, Refusal::parseHeaders,
+            "extra headers on this policy's refusal: `Name: value` pairs separated by `;`");
     public static final Setting<HeaderStyle> HEADERS = add(ConfigKeys.HEADERS, "draft",
             "'draft', 'legacy', 'both' or 'none'", Parsers.word(HeaderStyle.class),
             "response headers: `draft` (`RateLimit-Policy`, `RateLimit`), `legacy` (`X-RateLimit-*`), `both`, `none`");

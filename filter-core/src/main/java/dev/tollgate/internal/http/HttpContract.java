@@ -7,6 +7,7 @@ import dev.tollgate.Limit;
 import dev.tollgate.LimitState;
 import dev.tollgate.Mode;
 import dev.tollgate.PolicyResult;
+import dev.tollgate.Refusal;
 import dev.tollgate.config.HeaderStyle;
 import dev.tollgate.internal.local.Gcra;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ import java.util.List;
  */
 public final class HttpContract {
 
-    public static final String QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+    public static final String QUOTA_EXCEEDED = Refusal.QUOTA_EXCEEDED;
     public static final String REDUCED_CAPACITY = "https://iana.org/assignments/http-problem-types#temporary-reduced-capacity";
 
     private HttpContract() {
@@ -65,7 +66,9 @@ public final class HttpContract {
                 long seconds = retryAfterSeconds(decision.retryAfterMicros())
                         + (jitterSeconds > 0 ? java.util.concurrent.ThreadLocalRandom.current().nextLong(jitterSeconds + 1) : 0);
                 headers.add(new Header("Retry-After", Long.toString(seconds)));
-                return new HttpAnswer(429, headers, "application/problem+json", problem(decision, seconds));
+                Refusal shape = shape(decision);
+                headers.addAll(shape.headers());
+                return new HttpAnswer(shape.status(), headers, "application/problem+json", problem(decision, seconds, shape));
             }
             default: {
                 headers.add(new Header("Retry-After", "1"));
@@ -81,6 +84,15 @@ public final class HttpContract {
                                 + " until it can.\",\"violated-policies\":[" + names + "],\"retry-after\":1}");
             }
         }
+    }
+
+    /**
+     * The first refusing policy in configuration order shapes the refusal: one answer has one
+     * status, and the order of {@code tollgate.policies} is the operator's to choose.
+     */
+    static Refusal shape(Decision decision) {
+        List<PolicyResult> denying = decision.denying();
+        return denying.isEmpty() ? Refusal.STANDARD : denying.get(0).policy().refusal();
     }
 
     /** Whole seconds, rounded up, at least 1: never earlier than the moment the request could pass. */
@@ -148,7 +160,7 @@ public final class HttpContract {
         }
     }
 
-    private static String problem(Decision decision, long seconds) {
+    private static String problem(Decision decision, long seconds, Refusal shape) {
         StringBuilder violated = new StringBuilder();
         StringBuilder policies = new StringBuilder();
         StringBuilder concurrent = new StringBuilder();
@@ -176,13 +188,18 @@ public final class HttpContract {
             }
         }
         // Policy names are restricted to [A-Za-z0-9_.-], so they need no JSON escaping.
-        return "{\"type\":\"" + QUOTA_EXCEEDED + "\","
-                + "\"title\":\"Request cannot be satisfied as assigned quota has been exceeded\","
-                + "\"status\":429,"
+        return "{\"type\":\"" + json(shape.type()) + "\","
+                + "\"title\":\"" + json(shape.title()) + "\","
+                + "\"status\":" + shape.status() + ","
                 + "\"detail\":\"" + (policies.length() > 0 ? "Rate limit of policy " + policies + " exceeded; " : "")
                 + (concurrent.length() > 0 ? "Concurrency limit of policy " + concurrent + " reached; " : "")
                 + "retry in " + seconds + " s.\","
                 + "\"violated-policies\":[" + violated + "],"
                 + "\"retry-after\":" + seconds + "}";
+    }
+
+    /** Type and title hold no control character ({@link Refusal}); quotes and backslashes are escaped. */
+    private static String json(String s) {
+        return s.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 }
