@@ -132,7 +132,7 @@ public final class DenyCache {
         return gone;
     }
 
-    /** {@link #refused(String, Object, long)} without waiting: an expired refusal is simply dropped. */
+    /** {@link #refused(String, Object, long)} starting no asking of its own: an expired refusal is simply dropped. */
     public List<PolicyResult> refused(String key, Object generation) {
         return refused(key, generation, 0);
     }
