@@ -6,6 +6,7 @@ import dev.tollgate.Policy;
 import dev.tollgate.PolicyResult;
 import dev.tollgate.RequestView;
 import dev.tollgate.config.RedisSettings;
+import dev.tollgate.config.Settings;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.identity.BucketKeys;
@@ -27,6 +28,9 @@ public final class RequestPlanner {
 
     /** What a concurrency lease bucket's key adds to the policy's token-bucket key. */
     static final String LEASE_SUFFIX = ":c";
+
+    /** A store call's time budget where no Redis is configured (a store given by a test). */
+    private static final long DEFAULT_BUDGET_NANOS = Settings.REDIS_TIMEOUT.defaultValue().toNanos();
 
     private final DenyCache denyCache;
 
@@ -118,12 +122,18 @@ public final class RequestPlanner {
         return key + LEASE_SUFFIX;
     }
 
-    /** The refusal the deny cache holds for this whole request under this configuration, or {@code null}. */
-    public Decision cached(RequestPlan plan, Object generation) {
+    /**
+     * The refusal the deny cache holds for this whole request under this configuration, or
+     * {@code null}: then ask the store and pass its answer to {@link #remember}. Where another
+     * request is already asking the store again for this shape, waits for its answer at most
+     * until that request's Redis time budget is spent.
+     */
+    public Decision cached(RequestPlan plan, TollgateConfig c) {
         if (plan.denyCacheKey() == null) {
             return null;
         }
-        List<PolicyResult> known = denyCache.refused(plan.denyCacheKey(), generation);
+        long budgetNanos = c.redis() != null ? c.redis().timeout().toNanos() : DEFAULT_BUDGET_NANOS;
+        List<PolicyResult> known = denyCache.refused(plan.denyCacheKey(), c, budgetNanos);
         if (known == null) {
             return null;
         }
@@ -134,10 +144,15 @@ public final class RequestPlanner {
         return new Decision(Decision.Verdict.DENY, known, retry, Decision.Source.CACHE);
     }
 
-    /** Remembers a refusal Redis gave this request, for {@link #cached}. */
+    /** Remembers a refusal Redis gave this request, for {@link #cached}; any other answer lets waiters ask themselves. */
     public void remember(RequestPlan plan, Object generation, Decision d) {
-        if (plan.denyCacheKey() != null && d.verdict() == Decision.Verdict.DENY && d.source() == Decision.Source.REDIS) {
+        if (plan.denyCacheKey() == null) {
+            return;
+        }
+        if (d.verdict() == Decision.Verdict.DENY && d.source() == Decision.Source.REDIS) {
             denyCache.remember(plan.denyCacheKey(), generation, d.denying());
+        } else {
+            denyCache.settled(plan.denyCacheKey());
         }
     }
 
