@@ -1,6 +1,7 @@
 package dev.tollgate.internal.engine;
 
 import dev.tollgate.Decision;
+import dev.tollgate.Limit;
 import dev.tollgate.Mode;
 import dev.tollgate.Policy;
 import dev.tollgate.PolicyResult;
@@ -9,7 +10,6 @@ import dev.tollgate.config.RedisSettings;
 import dev.tollgate.config.Settings;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.identity.BucketKeys;
 import dev.tollgate.internal.identity.ClientKeys;
 import dev.tollgate.internal.identity.ClientRequest;
 import java.util.ArrayList;
@@ -25,9 +25,6 @@ import java.util.function.Supplier;
  * <p>Thread-safe.
  */
 public final class RequestPlanner {
-
-    /** What a concurrency lease bucket's key adds to the policy's token-bucket key. */
-    static final String LEASE_SUFFIX = ":c";
 
     /** A store call's time budget where no Redis is configured (a store given by a test). */
     private static final long DEFAULT_BUDGET_NANOS = Settings.REDIS_TIMEOUT.defaultValue().toNanos();
@@ -97,29 +94,20 @@ public final class RequestPlanner {
             if (useDenyCache) {
                 cacheKey.append(key).append('\u0000').append(cost).append('\u0000').append(p.mode()).append('\u0000');
             }
-            if (!p.limitsFor(plan).isEmpty()) {
+            List<Limit> limits = p.limitsFor(plan);
+            if (!limits.isEmpty()) {
                 buckets.add(new RequestPlan.Bucket(p, client,
-                        new BucketRequest(key, p.limitsFor(plan), cost, p.mode() == Mode.ENFORCE, p.algorithm())));
+                        new BucketRequest(key, limits, cost, p.mode() == Mode.ENFORCE, p.algorithm())));
             }
             if (p.concurrency() != null) {
                 // A lease is given back at any moment: a remembered refusal could be stricter than the store.
                 leases = true;
                 buckets.add(new RequestPlan.Bucket(p, client, BucketRequest.lease(
-                        leaseKey(format, p, client),
+                        ClientKeys.leaseKey(format, p, client),
                         p.concurrency().limit(), p.mode() == Mode.ENFORCE, LeaseIds.next())));
             }
         }
         return new RequestPlan(plan, buckets, useDenyCache && !leases ? cacheKey.toString() : null);
-    }
-
-    /**
-     * The key of a client's leases under a policy: the policy's token-bucket key (never a plan's:
-     * slots are per policy) and {@code :c}, which no bucket or log key ends with.
-     */
-    static String leaseKey(ClientKeys.Format format, Policy p, String client) {
-        String key = format.compact() ? BucketKeys.compactKey(format.prefix(), p.name(), client, format.cluster())
-                : BucketKeys.key(format.prefix(), p.name(), client);
-        return key + LEASE_SUFFIX;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.tollgate.internal.identity;
 
+import dev.tollgate.Algorithm;
 import dev.tollgate.Policy;
 import dev.tollgate.RequestView;
 import dev.tollgate.internal.Messages;
@@ -45,8 +46,22 @@ public final class ClientKeys {
 
     /** The storage key of a client's bucket under a policy and plan ({@link BucketKeys#bucketName}). */
     public static String storageKey(Format format, Policy policy, String plan, String client) {
-        String bucket = BucketKeys.bucketName(policy, plan);
-        return format.compact() ? BucketKeys.compactKey(format.prefix(), bucket, client, format.cluster(), policy.algorithm())
-                : BucketKeys.key(format.prefix(), bucket, client, policy.algorithm());
+        return key(format, BucketKeys.bucketName(policy, plan), client, policy.algorithm());
+    }
+
+    /** What a concurrency lease key adds to the policy's token-bucket key; no bucket or log key ends with it. */
+    static final String LEASE_SUFFIX = ":c";
+
+    /**
+     * The key of a client's concurrency leases under a policy: the policy's token-bucket key (never
+     * a plan's: slots are per policy) and {@value #LEASE_SUFFIX}.
+     */
+    public static String leaseKey(Format format, Policy policy, String client) {
+        return key(format, policy.name(), client, Algorithm.TOKEN_BUCKET) + LEASE_SUFFIX;
+    }
+
+    private static String key(Format format, String bucket, String client, Algorithm algorithm) {
+        return format.compact() ? BucketKeys.compactKey(format.prefix(), bucket, client, format.cluster(), algorithm)
+                : BucketKeys.key(format.prefix(), bucket, client, algorithm);
     }
 }
