@@ -25,7 +25,8 @@ final class JerseyOnTomcat implements AutoCloseable {
         tomcat.setPort(0);
         tomcat.getConnector().setProperty("address", "127.0.0.1");
         context = tomcat.addContext("", base.getAbsolutePath());
-        Tomcat.addServlet(context, "jersey", new ServletContainer(application));
+        // async supported, for resources that suspend (@Suspended AsyncResponse)
+        Tomcat.addServlet(context, "jersey", new ServletContainer(application)).setAsyncSupported(true);
         context.addServletMappingDecoded("/api/*", "jersey");
         tomcat.start();
     }
