@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -35,18 +36,53 @@ class DemoIT {
 
     @Test
     void sigintStopsTheDemoCleanlyWithStatus0() throws Exception {
-        runAndStop("INT");
+        runAndStop("INT", Map.of(), DemoIT::oneHello);
     }
 
     @Test
     void sigtermStopsTheDemoCleanlyWithStatus0() throws Exception {
-        runAndStop("TERM");
+        runAndStop("TERM", Map.of(), DemoIT::oneHello);
     }
 
-    private static void runAndStop(String signal) throws Exception {
+    /**
+     * Nothing the demo does at start-up (starting Redis, Tomcat, the filter) spends a client's
+     * quota: with {@code 3/day calendar} a fresh client gets three requests, then 429.
+     */
+    @Test
+    void aFreshClientGetsItsWholeCalendarQuota() throws Exception {
+        runAndStop("TERM", Map.of("TOLLGATE_POLICY_DEFAULT_LIMITS", "3/day calendar"), port -> {
+            for (int i = 1; i <= 3; i++) {
+                HttpResponse<String> ok = get(port);
+                assertEquals(200, ok.statusCode(), "request " + i + " of 3: " + ok.body());
+                assertEquals("\"default\";r=" + (3 - i), ok.headers().firstValue("RateLimit").orElseThrow().split(";t=")[0]);
+            }
+            HttpResponse<String> refused = get(port);
+            assertEquals(429, refused.statusCode(), refused.body());
+            assertTrue(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow()) <= 86_400, "until midnight");
+        });
+    }
+
+    /** What the test does with the running demo, given its port. */
+    private interface Requests {
+        void send(int port) throws Exception;
+    }
+
+    private static HttpResponse<String> get(int port) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/hello")).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void oneHello(int port) throws Exception {
+        HttpResponse<String> hello = get(port);
+        assertEquals(200, hello.statusCode(), hello::body);
+        assertTrue(hello.headers().firstValue("RateLimit").isPresent(), "Tollgate's RateLimit header");
+    }
+
+    private static void runAndStop(String signal, Map<String, String> env, Requests requests) throws Exception {
         Path work = Files.createDirectories(Path.of(System.getProperty("tg.demo.work")));
-        Path out = work.resolve("demo-" + signal + ".out");
         int port = freePort();
+        Path out = work.resolve("demo-" + signal + "-" + port + ".out");
         List<String> command = new ArrayList<>();
         if (ignoredHere("INT") || ignoredHere("TERM")) {
             // A JVM keeps a stop signal that it inherited as ignored (a background job of a script
@@ -58,14 +94,11 @@ class DemoIT {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("TOLLGATE_"));
         pb.environment().put("PORT", Integer.toString(port));
+        pb.environment().putAll(env);
         Process demo = pb.start();
         try {
             awaitOutput(demo, out, "Tollgate demo is up");
-            HttpResponse<String> hello = HttpClient.newHttpClient().send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/hello")).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertEquals(200, hello.statusCode(), hello::body);
-            assertTrue(hello.headers().firstValue("RateLimit").isPresent(), "Tollgate's RateLimit header");
+            requests.send(port);
             List<ProcessHandle> children = demo.descendants().collect(Collectors.toList()); // the redis-server, if started
 
             send(signal, demo.pid());
