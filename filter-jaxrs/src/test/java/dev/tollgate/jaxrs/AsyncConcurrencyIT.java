@@ -37,17 +37,20 @@ import org.junit.jupiter.api.Test;
  * Asynchronous JAX-RS resources ({@code @Suspended AsyncResponse}) under a concurrency limit of
  * two, on Jersey 3.1 in Tomcat 11 over a real Redis. A slot is given back in the response filter,
  * which JAX-RS runs whenever an async response is written: when the application resumes it with a
- * value, when it resumes it with an exception (mapped or not), and when its {@code setTimeout}
- * expires with no handler (Jersey answers 503). Each test holds both slots (a third request is
- * refused), ends the two requests one way, and then checks that the lease set in Redis is empty
- * and that of three parallel requests exactly two are admitted again: no slot leaked, none given
- * back twice.
+ * value, when it resumes it with an exception a mapper (or {@code WebApplicationException}) turns
+ * into a response, and when its {@code setTimeout} expires with no handler (Jersey answers 503).
+ * Each test holds both slots (a third request is refused), ends the two requests one way, and then
+ * checks that the lease set in Redis is empty and that of three parallel requests exactly two are
+ * admitted again: no slot leaked, none given back twice.
  *
- * <p>A client that disconnects from a suspended request is not seen by JAX-RS: Jersey gives the
- * servlet container no async timeout of its own and registers no listener, and a {@link
- * ConnectionCallback} (optional in JAX-RS) is called by Jersey only when a write fails. So the
- * slot comes back when the application resumes (its write then fails silently), when the
- * request's own timeout expires, or, if it has neither, when the lease expires.
+ * <p>Where no response filter runs, only the lease gives the slot back, and the tests check that
+ * it does: an exception no mapper handles, passed to {@code resume}, goes to the servlet container
+ * (JAX-RS requires it) and Jersey runs no response filter and calls no {@link CompletionCallback};
+ * and a client that disconnects from a suspended request is not seen by JAX-RS at all (Jersey
+ * gives the servlet container no async timeout and registers no listener, and calls a {@link
+ * ConnectionCallback}, optional in JAX-RS, only when a write fails). So after a disconnect the slot
+ * comes back when the application resumes (its write then goes nowhere), when the request's own
+ * timeout expires, or, with neither, at the lease.
  */
 @WithRedis
 class AsyncConcurrencyIT {
