@@ -12,8 +12,9 @@ import java.util.List;
  * concurrency slots. JAX-RS runs response filters for every response it builds: a resource's,
  * one an exception mapper made from an exception (a {@code WebApplicationException} included), and
  * one a request filter aborted with; Jersey 3.1 also for the 500 of an exception no mapper handles
- * ({@code ConcurrencyIT}). A runtime that lets such an exception skip its response filters leaves
- * the slots to expire with their lease.
+ * ({@code ConcurrencyIT}). Where an exception skips the response filters (an async resource resumed
+ * with an exception no mapper handles), {@link SlotReleaseListener} gives the slots back when the
+ * servlet request ends.
  */
 final class TollgateResponseFilter implements ContainerResponseFilter {
 
@@ -31,9 +32,16 @@ final class TollgateResponseFilter implements ContainerResponseFilter {
 
     /** Gives back the slots the request filters took (each permit once, whoever calls first). */
     static void releaseSlots(ContainerRequestContext request) {
-        if (request.getProperty(TollgateRequestFilter.PERMITS) instanceof List<?> permits) {
-            for (Object p : permits) {
-                ((Permit) p).release();
+        release(request.getProperty(TollgateRequestFilter.PERMITS));
+    }
+
+    /** Releases each permit of the request property {@link TollgateRequestFilter#PERMITS}, if it holds any. */
+    static void release(Object permits) {
+        if (permits instanceof List<?> list) {
+            for (Object p : list) {
+                if (p instanceof Permit permit) {
+                    permit.release();
+                }
             }
         }
     }

@@ -43,10 +43,10 @@ import org.junit.jupiter.api.Test;
  * checks that the lease set in Redis is empty and that of three parallel requests exactly two are
  * admitted again: no slot leaked, none given back twice.
  *
- * <p>Where no response filter runs, only the lease gives the slot back, and the tests check that
- * it does: an exception no mapper handles, passed to {@code resume}, goes to the servlet container
+ * <p>An exception no mapper handles, passed to {@code resume}, goes to the servlet container
  * (JAX-RS requires it) and Jersey runs no response filter and calls no {@link CompletionCallback};
- * and a client that disconnects from a suspended request is not seen by JAX-RS at all (Jersey
+ * {@link SlotReleaseListener} gives that slot back when the servlet request ends. A client that
+ * disconnects from a suspended request is not seen by JAX-RS at all (Jersey
  * gives the servlet container no async timeout and registers no listener, and calls a {@link
  * ConnectionCallback}, optional in JAX-RS, only when a write fails). So after a disconnect the slot
  * comes back when the application resumes (its write then goes nowhere), when the request's own
@@ -202,25 +202,21 @@ class AsyncConcurrencyIT {
     }
 
     /**
-     * An exception no mapper handles goes to the servlet container (JAX-RS says so), and Jersey
-     * then runs no response filter: the 500 reaches the client but the slot is held until its
-     * lease. JAX-RS gives a filter no hook on that path (a {@link CompletionCallback} can be
-     * registered only by the resource, on its own {@link AsyncResponse}).
+     * An exception no mapper handles goes to the servlet container (JAX-RS requires it), and Jersey
+     * then runs no response filter and calls no {@link CompletionCallback}: the 500 reaches the
+     * client, and {@link SlotReleaseListener} gives the slot back when the servlet request ends.
      */
     @Test
-    void resumedWithAnUnmappedExceptionTheSlotComesBackAtTheLatestWithItsLease(RedisEndpoint redis) throws Exception {
-        try (JerseyOnTomcat t = new JerseyOnTomcat(app(redis, "2s"))) {
+    void resumedWithAnUnmappedExceptionGivesTheSlotBackWhenTheRequestEnds(RedisEndpoint redis) throws Exception {
+        try (JerseyOnTomcat t = new JerseyOnTomcat(app(redis, "60s"))) {
             List<Held> held = fillTheSlots(t, redis, "");
-            long t0 = System.nanoTime();
             for (Held h : held) {
                 h.response().resume(new IllegalStateException("unmapped"));
                 assertEquals(500, h.status());
             }
-            long ms = millisUntilTheSlotsAreBack(redis, Duration.ofSeconds(6));
-            long total = (System.nanoTime() - t0) / 1_000_000;
-            System.out.println("[jaxrs-async] resumed with an unmapped exception, lease 2 s: slots back " + total
-                    + " ms after the resume; callbacks " + resource.callbacks);
-            assertTrue(ms >= 0 && total < 2_000 + 3_000, "within the lease, and a margin for the check: " + total + " ms");
+            long ms = millisUntilTheSlotsAreBack(redis, Duration.ofSeconds(5));
+            System.out.println("[jaxrs-async] resumed with an unmapped exception: slots back " + ms
+                    + " ms after the 500s; callbacks " + resource.callbacks);
             exactlyTwoAreAdmittedAgain(t, redis);
         }
     }

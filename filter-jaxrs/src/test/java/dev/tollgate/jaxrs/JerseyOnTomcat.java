@@ -28,6 +28,8 @@ final class JerseyOnTomcat implements AutoCloseable {
         // async supported, for resources that suspend (@Suspended AsyncResponse)
         Tomcat.addServlet(context, "jersey", new ServletContainer(application)).setAsyncSupported(true);
         context.addServletMappingDecoded("/api/*", "jersey");
+        // what a container does for a WAR with filter-jaxrs in WEB-INF/lib (META-INF/services)
+        context.addServletContainerInitializer(new SlotReleaseListener(), null);
         tomcat.start();
     }
 

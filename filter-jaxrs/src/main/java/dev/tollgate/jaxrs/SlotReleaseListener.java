@@ -1,0 +1,36 @@
+package dev.tollgate.jaxrs;
+
+import jakarta.servlet.ServletContainerInitializer;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletRequestEvent;
+import jakarta.servlet.ServletRequestListener;
+import java.util.Set;
+
+/**
+ * Gives back the concurrency slots of a JAX-RS request when its servlet request ends, for the
+ * responses no response filter sees: an exception that no mapper handles goes to the servlet
+ * container (JAX-RS requires it), and for an async resource resumed with one, Jersey then runs
+ * no response filter. The request filters keep their permits in a request property, which JAX-RS
+ * keeps as a servlet request attribute in a servlet container; containers end an async request's
+ * scope ({@code requestDestroyed}) when it completes. Usually the response filter has given the
+ * slots back already; a permit gives them back once, whoever calls first.
+ *
+ * <p>Found by the container through {@code META-INF/services}; applications do nothing. Stateless;
+ * thread-safe.
+ */
+public final class SlotReleaseListener implements ServletContainerInitializer, ServletRequestListener {
+
+    @Override
+    public void onStartup(Set<Class<?>> classes, ServletContext context) {
+        context.addListener(this);
+    }
+
+    @Override
+    public void requestDestroyed(ServletRequestEvent event) {
+        try {
+            TollgateResponseFilter.release(event.getServletRequest().getAttribute(TollgateRequestFilter.PERMITS));
+        } catch (RuntimeException e) {
+            // a request that cannot be read any more: its slots expire with their lease
+        }
+    }
+}
