@@ -44,13 +44,13 @@ import org.junit.jupiter.api.Test;
  * admitted again: no slot leaked, none given back twice.
  *
  * <p>An exception no mapper handles, passed to {@code resume}, goes to the servlet container
- * (JAX-RS requires it) and Jersey runs no response filter and calls no {@link CompletionCallback};
- * {@link SlotReleaseListener} gives that slot back when the servlet request ends. A client that
- * disconnects from a suspended request is not seen by JAX-RS at all (Jersey
- * gives the servlet container no async timeout and registers no listener, and calls a {@link
- * ConnectionCallback}, optional in JAX-RS, only when a write fails). So after a disconnect the slot
- * comes back when the application resumes (its write then goes nowhere), when the request's own
- * timeout expires, or, with neither, at the lease.
+ * (JAX-RS requires it) and Jersey runs no response filter (it calls the resource's own {@link
+ * CompletionCallback}, with the error, which a filter cannot register): {@link SlotReleaseListener}
+ * gives that slot back when the servlet request ends. A client that disconnects from a suspended
+ * request is not seen by JAX-RS at all (Jersey gives the servlet container no async timeout and
+ * registers no listener, and calls a {@link ConnectionCallback}, optional in JAX-RS, only when a
+ * write fails). So after a disconnect the slot comes back when the application resumes (its write
+ * then goes nowhere), when the request's own timeout expires, or, with neither, at the lease.
  */
 @WithRedis
 class AsyncConcurrencyIT {
@@ -203,8 +203,9 @@ class AsyncConcurrencyIT {
 
     /**
      * An exception no mapper handles goes to the servlet container (JAX-RS requires it), and Jersey
-     * then runs no response filter and calls no {@link CompletionCallback}: the 500 reaches the
-     * client, and {@link SlotReleaseListener} gives the slot back when the servlet request ends.
+     * then runs no response filter, only the resource's own {@link CompletionCallback}: the 500
+     * reaches the client, and {@link SlotReleaseListener} gives the slot back when the servlet
+     * request ends.
      */
     @Test
     void resumedWithAnUnmappedExceptionGivesTheSlotBackWhenTheRequestEnds(RedisEndpoint redis) throws Exception {
