@@ -124,7 +124,10 @@ class AsyncConcurrencyIT {
         }
     }
 
-    /** The number of live leases in Redis, over every lease key of this test's prefix. */
+    /**
+     * The leases in Redis over every lease key of this test's prefix: held ones, and expired ones
+     * not yet dropped (a lease key itself expires with its last lease).
+     */
     private long leases(RedisEndpoint redis) {
         String keys = redis.command("KEYS", prefix + "*:c");
         long n = 0;
