@@ -4,7 +4,6 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
@@ -36,7 +35,7 @@ public record CalendarWindow(Unit unit, ZoneId zone) {
     }
 
     /** The zone when {@code tollgate.policy.<name>.zone} is not set. */
-    public static final ZoneId DEFAULT_ZONE = ZoneOffset.UTC;
+    public static final ZoneId DEFAULT_ZONE = ZoneId.of("UTC");
 
     /** What {@link #parseZone} accepts, for error messages. */
     public static final String ZONE_SYNTAX = "a java.time zone id, e.g. 'UTC', 'Europe/Berlin', 'America/New_York' or '+05:30'";

@@ -35,7 +35,8 @@ class CalendarConfigTest {
     @Test
     void theZoneIsUtcUnlessSet() {
         Policy p = TollgateConfigTest.load(Map.of("tollgate.policy.default.limits", "50/day calendar")).policies().get(0);
-        assertEquals(java.time.ZoneOffset.UTC, p.limits().get(0).calendar().zone());
+        // ZoneId.of("UTC"), not ZoneOffset.UTC: the start-up line then says "zone UTC" as the README does, not "zone Z".
+        assertEquals(java.time.ZoneId.of("UTC"), p.limits().get(0).calendar().zone());
     }
 
     @ParameterizedTest(name = "{0}")

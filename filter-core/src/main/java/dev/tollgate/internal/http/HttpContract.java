@@ -164,16 +164,24 @@ public final class HttpContract {
         StringBuilder violated = new StringBuilder();
         StringBuilder policies = new StringBuilder();
         StringBuilder concurrent = new StringBuilder();
+        StringBuilder quotas = new StringBuilder();
         for (PolicyResult r : decision.denying()) {
             boolean rate = false;
+            boolean quota = false;
             for (int i = 0; i < r.limits().size(); i++) {
                 LimitState s = r.limits().get(i);
                 if (!s.admits() && r.isConcurrency(s)) {
                     concurrent.append(concurrent.length() > 0 ? ", " : "").append('\'').append(r.policy().name())
                             .append("' (").append(s.limit().capacity()).append(" in flight)");
+                } else if (!s.admits() && s.limit().isCalendar()) {
+                    quota = true;
                 } else if (!s.admits()) {
                     rate = true;
                 }
+            }
+            if (quota) {
+                // A calendar quota is not a rate: its client waits for the reset, so say so.
+                quotas.append(quotas.length() > 0 ? ", " : "").append('\'').append(r.policy().name()).append('\'');
             }
             if (rate) {
                 policies.append(policies.length() > 0 ? ", " : "").append('\'').append(r.policy().name()).append('\'');
@@ -192,6 +200,7 @@ public final class HttpContract {
                 + "\"title\":\"" + json(shape.title()) + "\","
                 + "\"status\":" + shape.status() + ","
                 + "\"detail\":\"" + (policies.length() > 0 ? "Rate limit of policy " + policies + " exceeded; " : "")
+                + (quotas.length() > 0 ? "Calendar quota of policy " + quotas + " used up; " : "")
                 + (concurrent.length() > 0 ? "Concurrency limit of policy " + concurrent + " reached; " : "")
                 + "retry in " + seconds + " s.\","
                 + "\"violated-policies\":[" + violated + "],"

@@ -66,6 +66,18 @@ class HttpContractRefusalTest {
     }
 
     @Test
+    void aSpentCalendarQuotaIsCalledAQuotaNotARate() {
+        Limit monthly = Limit.parse("3/month calendar").get(0).inZone(java.time.ZoneOffset.UTC);
+        Policy p = new Policy("monthly", List.of(monthly), java.util.Map.of(), r -> null, "custom", RequestMatcher.ALL,
+                dev.tollgate.Mode.ENFORCE, dev.tollgate.Costs.ONE, dev.tollgate.Algorithm.CALENDAR, null, null);
+        PolicyResult spent = new PolicyResult(p, "ip=192.0.2.1", null,
+                List.of(new LimitState(monthly, 0, 0, 0, 1_000_000)));
+        HttpAnswer a = deny(spent, result("default", Refusal.STANDARD, true));
+        assertTrue(a.body().contains("\"detail\":\"Rate limit of policy 'default' exceeded; "
+                + "Calendar quota of policy 'monthly' used up; retry in 1 s.\""), a.body());
+    }
+
+    @Test
     void aPolicyThatAdmitsDoesNotShapeTheRefusalOfAnother() {
         HttpAnswer a = deny(result("partner", NGINX, false), result("default", Refusal.STANDARD, true));
         assertEquals(429, a.status());
