@@ -63,13 +63,15 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
             for (Limit limit : set) {
                 requireCostFits(limit, cost.max());
                 requireAlgorithmFits(limit, algorithm);
-                if (prefetch != null) {
-                    requirePrefetchFits(limit, prefetch.tokens());
-                }
             }
         }
         if (prefetch != null) {
             requirePrefetchFits(algorithm, concurrency);
+            for (List<Limit> set : all) {
+                for (Limit limit : set) {
+                    requirePrefetchFits(limit, prefetch);
+                }
+            }
         }
     }
 
@@ -102,15 +104,33 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
     }
 
     /**
-     * One call takes the prefetched tokens from every limit at once, so each limit must hold them.
+     * One call takes the prefetched tokens from every limit at once, so each limit must hold them;
+     * and a node may take k tokens every hold even for a client that uses one, so k per hold must
+     * stay within the rate, or leasing alone would empty the bucket of a client under its limit.
      *
      * @throws IllegalArgumentException saying why it could not
      */
-    public static void requirePrefetchFits(Limit limit, long tokens) {
+    public static void requirePrefetchFits(Limit limit, Prefetch prefetch) {
+        long tokens = prefetch.tokens();
         if (tokens > limit.capacity()) {
             throw new IllegalArgumentException("a prefetch of " + tokens + " tokens could never be taken from '" + limit
                     + "', whose burst is " + limit.capacity());
         }
+        long perHold = maxPrefetch(limit, prefetch.hold());
+        if (tokens > perHold) {
+            throw new IllegalArgumentException("a prefetch of " + tokens + " tokens every " + prefetch.hold().toMillis()
+                    + " ms takes more than '" + limit + "' refills in that time (" + perHold + "): a client under its"
+                    + " limit would find its bucket emptied by tokens a node drops");
+        }
+    }
+
+    /** The most tokens a limit refills in {@code hold}: what one node may take per hold. */
+    public static long maxPrefetch(Limit limit, java.time.Duration hold) {
+        long holdMicros = hold.toNanos() / 1000;
+        if (Math.multiplyHigh(holdMicros, limit.refillTokens()) != 0) {
+            return Long.MAX_VALUE;
+        }
+        return holdMicros * limit.refillTokens() / limit.refillPeriodMicros();
     }
 
     /**

@@ -104,6 +104,7 @@ class TokenLeasingEngineTest {
     @Test
     void whenTheLeaseIsEmptyAndRedisRefusesTheRefusalIsRedisOwnForTheRequest() {
         settings.put("tollgate.policy.default.limits", "1/s burst 12");
+        settings.put("tollgate.policy.default.prefetch-hold", "10s"); // 1/s refills the 10 in a hold
         RateLimiter rl = limiter();
         assertEquals(Map.of(Decision.Source.REDIS, 1, Decision.Source.LEASE, 9), sources(rl, 10));
         // 2 tokens left in Redis: the next lease cannot be had, the requests take them one by one

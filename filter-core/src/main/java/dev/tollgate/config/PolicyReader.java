@@ -201,10 +201,12 @@ final class PolicyReader {
         for (Map.Entry<String, List<Limit>> e : limitsByKey.entrySet()) {
             for (Limit l : e.getValue()) {
                 try {
-                    Policy.requirePrefetchFits(l, prefetch.tokens());
+                    Policy.requirePrefetchFits(l, prefetch);
                 } catch (IllegalArgumentException x) {
-                    r.misfit(key, x.getMessage() + " (" + e.getKey() + ")", "a prefetch of at most " + l.capacity()
-                            + ", or a larger burst");
+                    r.misfit(key, x.getMessage() + " (" + e.getKey() + ")", "a prefetch of at most "
+                            + Math.min(l.capacity(), Policy.maxPrefetch(l, prefetch.hold()))
+                            + " (the burst, and what the rate refills in " + Settings.POLICY_PREFETCH_HOLD.forPolicy(name)
+                            + "), or a larger burst or longer hold");
                     return;
                 }
             }

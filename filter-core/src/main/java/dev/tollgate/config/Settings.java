@@ -147,11 +147,12 @@ public final class Settings {
             "(the policy's limits)", null, Limit.SYNTAX, Limit::parse, "the limits of clients on plan `<plan>`");
     public static final Setting<Integer> POLICY_PREFETCH = add(ConfigKeys.POLICY_PREFETCH, "(none)", null,
             "a whole number from " + Prefetch.MIN_TOKENS + " to " + Prefetch.MAX_TOKENS + ", at most the policy's"
-                    + " smallest burst, for a token-bucket policy without concurrency",
+                    + " smallest burst and what its slowest rate refills in a hold, for a token-bucket policy without"
+                    + " concurrency",
             Parsers.intIn(Prefetch.MIN_TOKENS, Prefetch.MAX_TOKENS),
             "token leasing, off when unset: a node takes this many tokens of a client's bucket in one Redis call and"
-                    + " hands them out itself (see *Token leasing*); at most the smallest burst; token-bucket policies"
-                    + " without concurrency only");
+                    + " hands them out itself (see *Token leasing*); at most the smallest burst and what the slowest rate"
+                    + " refills in `prefetch-hold`; token-bucket policies without concurrency only");
     public static final Setting<Duration> POLICY_PREFETCH_HOLD = add(ConfigKeys.POLICY_PREFETCH_HOLD, "200ms",
             "from 1ms to 10s: " + DURATION, Parsers.durationIn(Prefetch.MIN_HOLD, Prefetch.MAX_HOLD),
             "how long a node hands out the tokens of one prefetch, from when it asked for them; those left then are"

@@ -63,11 +63,26 @@ class PrefetchConfigTest {
     @Test
     void aPrefetchLargerThanABurstOfAnyPlanIsRefused() {
         String message = TollgateConfigTest.problem(Map.of("tollgate.policy.default.limits", "100/s burst 100",
-                "tollgate.policy.default.prefetch", "50", "tollgate.plans", "free,pro", "tollgate.plan.default", "free",
-                "tollgate.policy.default.limits.free", "10/s burst 20")).getMessage();
+                "tollgate.policy.default.prefetch", "50", "tollgate.policy.default.prefetch-hold", "1s",
+                "tollgate.plans", "free,pro", "tollgate.plan.default", "free",
+                "tollgate.policy.default.limits.free", "100/s burst 20")).getMessage();
         assertTrue(message.contains("tollgate.policy.default.prefetch = '50'"), message);
         assertTrue(message.contains("whose burst is 20 (tollgate.policy.default.limits.free)"), message);
-        assertTrue(message.contains("a prefetch of at most 20, or a larger burst"), message);
+        assertTrue(message.contains("a prefetch of at most 20 (the burst, and what the rate refills in"
+                + " tollgate.policy.default.prefetch-hold), or a larger burst or longer hold"), message);
+    }
+
+    @Test
+    void aPrefetchAboveWhatTheRateRefillsInAHoldIsRefused() {
+        // 100 every 200 ms is 500/s: a node alone would drain a 100/s bucket for a client sending 1/s
+        String message = TollgateConfigTest.problem(Map.of("tollgate.policy.default.limits", "100/s burst 1000",
+                "tollgate.policy.default.prefetch", "100")).getMessage();
+        assertTrue(message.contains("tollgate.policy.default.prefetch = '100'"), message);
+        assertTrue(message.contains("takes more than '100/s burst 1000' refills in that time (20)"), message);
+        assertTrue(message.contains("a prefetch of at most 20"), message);
+        Policy longer = TollgateConfigTest.load(Map.of("tollgate.policy.default.limits", "100/s burst 1000",
+                "tollgate.policy.default.prefetch", "100", "tollgate.policy.default.prefetch-hold", "1s")).policies().get(0);
+        assertEquals(100, longer.prefetch().tokens(), "a hold of 1 s refills 100");
     }
 
     @ParameterizedTest
