@@ -136,11 +136,6 @@ public final class StoreGuard implements AutoCloseable {
         return (c.redis() != null ? c.redis().timeout() : Settings.REDIS_TIMEOUT.defaultValue()).toNanos();
     }
 
-    /** Requests answered from a token lease without a Redis call of their own. */
-    public long leased() {
-        return leases == null ? 0 : leases.leased();
-    }
-
     /**
      * The decision while Redis fails, each policy by its failure mode: {@code closed} policies
      * refuse the request with 503, {@code open} ones step aside (reported with no limits),
