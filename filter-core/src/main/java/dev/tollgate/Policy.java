@@ -97,12 +97,6 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
                 concurrency, shaped, prefetch);
     }
 
-    /** This policy with token leasing ({@code null}: none). */
-    public Policy withPrefetch(Prefetch leasing) {
-        return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode,
-                concurrency, refusal, leasing);
-    }
-
     /**
      * One call takes the prefetched tokens from every limit at once, so each limit must hold them;
      * and a node may take k tokens every hold even for a client that uses one, so k per hold must
