@@ -40,6 +40,11 @@ public record Decision(Verdict verdict, List<PolicyResult> results, long retryAf
          * still in force (the deny cache, {@code tollgate.deny-cache}); Redis was not asked.
          */
         CACHE,
+        /**
+         * Tokens this node took from Redis ahead, for this bucket, with one call for many requests
+         * (token leasing, {@code tollgate.policy.<name>.prefetch}); Redis was not asked for this request.
+         */
+        LEASE,
         /** No store: no policy applied, Tollgate is disabled, or Redis failed in open or closed mode. */
         NONE
     }

@@ -29,10 +29,12 @@ import java.util.regex.Pattern;
  * @param concurrency at most this many requests of one client in flight, or {@code null} for no such
  *                    limit; a policy with one may have no rate limits ({@code limits} empty)
  * @param refusal    how this policy's refusal is answered ({@code null}: {@link Refusal#STANDARD})
+ * @param prefetch   token leasing ({@link Prefetch}), or {@code null} for a store call per request;
+ *                   only for token-bucket rate limits without concurrency, at most the smallest burst
  */
 public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
                      String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
-                     FailureMode failureMode, Concurrency concurrency, Refusal refusal) {
+                     FailureMode failureMode, Concurrency concurrency, Refusal refusal, Prefetch prefetch) {
 
     /** The characters a policy name may use; it goes into Redis keys and header values as is. */
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
@@ -63,6 +65,22 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
                 requireAlgorithmFits(limit, algorithm);
             }
         }
+        if (prefetch != null) {
+            requirePrefetchFits(algorithm, concurrency);
+            for (List<Limit> set : all) {
+                for (Limit limit : set) {
+                    requirePrefetchFits(limit, prefetch);
+                }
+            }
+        }
+    }
+
+    /** A policy refused with its own answer, without token leasing. */
+    public Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
+                  String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
+                  FailureMode failureMode, Concurrency concurrency, Refusal refusal) {
+        this(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency, refusal,
+                null);
     }
 
     /** A policy refused with the standard answer (the form before refusals could be shaped). */
@@ -70,13 +88,62 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
                   String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
                   FailureMode failureMode, Concurrency concurrency) {
         this(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency,
-                Refusal.STANDARD);
+                Refusal.STANDARD, null);
     }
 
     /** This policy, its refusals answered as {@code shaped} says. */
     public Policy withRefusal(Refusal shaped) {
         return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode,
-                concurrency, shaped);
+                concurrency, shaped, prefetch);
+    }
+
+    /**
+     * One call takes the prefetched tokens from every limit at once, so each limit must hold them;
+     * and a node may take k tokens every hold even for a client that uses one, so k per hold must
+     * stay within the rate, or leasing alone would empty the bucket of a client under its limit.
+     *
+     * @throws IllegalArgumentException saying why it could not
+     */
+    public static void requirePrefetchFits(Limit limit, Prefetch prefetch) {
+        long tokens = prefetch.tokens();
+        if (tokens > limit.capacity()) {
+            throw new IllegalArgumentException("a prefetch of " + tokens + " tokens could never be taken from '" + limit
+                    + "', whose burst is " + limit.capacity());
+        }
+        long perHold = maxPrefetch(limit, prefetch.hold());
+        if (tokens > perHold) {
+            throw new IllegalArgumentException("a prefetch of " + tokens + " tokens every " + prefetch.hold().toMillis()
+                    + " ms takes more than '" + limit + "' refills in that time (" + perHold + "): a client under its"
+                    + " limit would find its bucket emptied by tokens a node drops");
+        }
+    }
+
+    /** The most tokens a limit refills in {@code hold}: what one node may take per hold. */
+    public static long maxPrefetch(Limit limit, java.time.Duration hold) {
+        long holdMicros = hold.toNanos() / 1000;
+        if (Math.multiplyHigh(holdMicros, limit.refillTokens()) != 0) {
+            return Long.MAX_VALUE;
+        }
+        return holdMicros * limit.refillTokens() / limit.refillPeriodMicros();
+    }
+
+    /**
+     * Leasing keeps the token bucket's bound only: a sliding log or a calendar quota would count
+     * handed-out tokens at the moment they were taken (a window's promise broken), and a
+     * concurrency slot is taken per request anyway.
+     *
+     * @throws IllegalArgumentException saying why leasing does not fit
+     */
+    public static void requirePrefetchFits(Algorithm algorithm, Concurrency concurrency) {
+        if (algorithm != Algorithm.TOKEN_BUCKET) {
+            throw new IllegalArgumentException("prefetch leases token-bucket tokens only; a "
+                    + (algorithm == Algorithm.SLIDING_LOG ? "sliding log" : "calendar quota")
+                    + " counts every request at the moment it is admitted");
+        }
+        if (concurrency != null) {
+            throw new IllegalArgumentException("prefetch cannot save the store call that takes a concurrency slot;"
+                    + " put the concurrency limit in a policy of its own");
+        }
     }
 
     /** A policy of one token-bucket limit set, for every request, by address. */

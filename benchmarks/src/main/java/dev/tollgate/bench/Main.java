@@ -1,6 +1,7 @@
 package dev.tollgate.bench;
 
 import dev.tollgate.bench.decision.DecisionRun;
+import dev.tollgate.bench.leasing.LeasingRun;
 import dev.tollgate.bench.scenario.ScenarioRun;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -10,6 +11,7 @@ import java.util.Arrays;
  *
  * <pre>
  * decision [quick] [threads=1,4,16,64] [iterations=3] [time=1s] [warmup=2] [only=regex] [pool=16] [timeout=10s] [prof=name]
+ * leasing [quick] [threads=64] [rate=20000] [prefetch=100] [hold=200ms] [slice=2s] [rounds=5]
  * scenario [quick] [phase=20s] [warmup=6s] [rate=2000] [connections=128] [clients=50] [client-rate=5] [slots=8] [hold=5ms] [cpu=100us] [no-nginx] [no-pool-phase] [app-jfr]
  * </pre>
  *
@@ -30,11 +32,14 @@ public final class Main {
                 case "decision":
                     DecisionRun.run(out.resolve("decision"), options);
                     break;
+                case "leasing":
+                    LeasingRun.run(out.resolve("leasing"), options);
+                    break;
                 case "scenario":
                     ScenarioRun.run(out.resolve("scenario"), options);
                     break;
                 default:
-                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision or -Dbench=scenario");
+                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision, -Dbench=leasing or -Dbench=scenario");
                     System.exit(2);
             }
             status = 0;

@@ -68,6 +68,8 @@ public final class ConfigKeys {
     public static final String POLICY_FAILURE_MODE = "tollgate.policy.<name>.failure-mode";
     public static final String POLICY_ZONE = "tollgate.policy.<name>.zone";
     public static final String POLICY_PLAN_LIMITS = "tollgate.policy.<name>.limits.<plan>";
+    public static final String POLICY_PREFETCH = "tollgate.policy.<name>.prefetch";
+    public static final String POLICY_PREFETCH_HOLD = "tollgate.policy.<name>.prefetch-hold";
     public static final String POLICY_REFUSAL_STATUS = "tollgate.policy.<name>.refusal-status";
     public static final String POLICY_REFUSAL_TYPE = "tollgate.policy.<name>.refusal-type";
     public static final String POLICY_REFUSAL_TITLE = "tollgate.policy.<name>.refusal-title";

@@ -9,6 +9,7 @@ import dev.tollgate.Limit;
 import dev.tollgate.Mode;
 import dev.tollgate.Plans;
 import dev.tollgate.Policy;
+import dev.tollgate.Prefetch;
 import dev.tollgate.Refusal;
 import dev.tollgate.RequestMatcher;
 import dev.tollgate.internal.Messages;
@@ -138,6 +139,7 @@ final class PolicyReader {
         Refusal refusal = new Refusal(r.get(Settings.POLICY_REFUSAL_STATUS.forPolicy(name)),
                 r.get(Settings.POLICY_REFUSAL_TYPE.forPolicy(name)), r.get(Settings.POLICY_REFUSAL_TITLE.forPolicy(name)),
                 r.get(Settings.POLICY_REFUSAL_HEADERS.forPolicy(name)));
+        Prefetch prefetch = prefetch(name);
         if (r.problems.size() > before) {
             return null;
         }
@@ -169,10 +171,46 @@ final class PolicyReader {
                 }
             }
         });
+        if (prefetch != null) {
+            requirePrefetchFits(name, prefetch, all, chosen, concurrency);
+        }
         if (r.problems.size() > before) {
             return null;
         }
-        return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency, refusal);
+        return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency,
+                refusal, prefetch);
+    }
+
+    /** The policy's token leasing, or {@code null} when {@code prefetch} is unset (its hold alone is then ignored). */
+    private Prefetch prefetch(String name) {
+        Integer tokens = r.get(Settings.POLICY_PREFETCH.forPolicy(name));
+        java.time.Duration hold = r.get(Settings.POLICY_PREFETCH_HOLD.forPolicy(name));
+        return tokens == null || hold == null ? null : new Prefetch(tokens, hold);
+    }
+
+    /** Leasing where it would break a promise is a bad value of {@code prefetch}, named with what it met. */
+    private void requirePrefetchFits(String name, Prefetch prefetch, Map<String, List<Limit>> limitsByKey,
+                                     Algorithm algorithm, Concurrency concurrency) {
+        String key = Settings.POLICY_PREFETCH.forPolicy(name).name();
+        try {
+            Policy.requirePrefetchFits(algorithm, concurrency);
+        } catch (IllegalArgumentException e) {
+            r.misfit(key, e.getMessage(), Settings.POLICY_PREFETCH.accepted());
+            return;
+        }
+        for (Map.Entry<String, List<Limit>> e : limitsByKey.entrySet()) {
+            for (Limit l : e.getValue()) {
+                try {
+                    Policy.requirePrefetchFits(l, prefetch);
+                } catch (IllegalArgumentException x) {
+                    r.misfit(key, x.getMessage() + " (" + e.getKey() + ")", "a prefetch of at most "
+                            + Math.min(l.capacity(), Policy.maxPrefetch(l, prefetch.hold()))
+                            + " (the burst, and what the rate refills in " + Settings.POLICY_PREFETCH_HOLD.forPolicy(name)
+                            + "), or a larger burst or longer hold");
+                    return;
+                }
+            }
+        }
     }
 
     /** The policy's concurrency limit, or {@code null} when it has none (its lease alone is then ignored). */

@@ -11,6 +11,7 @@ import dev.tollgate.HttpAnswer;
 import dev.tollgate.Limit;
 import dev.tollgate.Mode;
 import dev.tollgate.Policy;
+import dev.tollgate.Prefetch;
 import dev.tollgate.Refusal;
 import dev.tollgate.RequestMatcher;
 import java.time.Duration;
@@ -144,6 +145,18 @@ public final class Settings {
                     + " longer no longer counts");
     public static final Setting<List<Limit>> POLICY_PLAN_LIMITS = add(ConfigKeys.POLICY_PLAN_LIMITS,
             "(the policy's limits)", null, Limit.SYNTAX, Limit::parse, "the limits of clients on plan `<plan>`");
+    public static final Setting<Integer> POLICY_PREFETCH = add(ConfigKeys.POLICY_PREFETCH, "(none)", null,
+            "a whole number from " + Prefetch.MIN_TOKENS + " to " + Prefetch.MAX_TOKENS + ", at most the policy's"
+                    + " smallest burst and what its slowest rate refills in a hold, for a token-bucket policy without"
+                    + " concurrency",
+            Parsers.intIn(Prefetch.MIN_TOKENS, Prefetch.MAX_TOKENS),
+            "token leasing, off when unset: a node takes this many tokens of a client's bucket in one Redis call and"
+                    + " hands them out itself (see *Token leasing*); at most the smallest burst and what the slowest rate"
+                    + " refills in `prefetch-hold`; token-bucket policies without concurrency only");
+    public static final Setting<Duration> POLICY_PREFETCH_HOLD = add(ConfigKeys.POLICY_PREFETCH_HOLD, "200ms",
+            "from 1ms to 10s: " + DURATION, Parsers.durationIn(Prefetch.MIN_HOLD, Prefetch.MAX_HOLD),
+            "how long a node hands out the tokens of one prefetch, from when it asked for them; those left then are"
+                    + " dropped, never given back");
     public static final Setting<Integer> POLICY_REFUSAL_STATUS = add(ConfigKeys.POLICY_REFUSAL_STATUS, "429",
             Refusal.STATUS_SYNTAX, Refusal::parseStatus, "the status of this policy's refusal, 400 to 599, e.g. `503`"
                     + " (see *Shaping the refusal*)");

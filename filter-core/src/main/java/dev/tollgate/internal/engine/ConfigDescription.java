@@ -38,6 +38,8 @@ public final class ConfigDescription {
                     .append(p.algorithm() == Algorithm.CALENDAR && !p.limits().isEmpty() ? ", zone " + p.limits().get(0).calendar().zone() : "")
                     .append(p.concurrency() == null ? "" : ", concurrency " + p.concurrency().slots() + " (lease "
                             + Durations.format(p.concurrency().lease()) + ")")
+                    .append(p.prefetch() == null ? "" : ", prefetch " + p.prefetch().tokens() + " (hold "
+                            + Durations.format(p.prefetch().hold()) + ")")
                     .append(p.planLimits().isEmpty() ? "" : ", plan limits " + p.planLimits())
                     .append(p.failureMode() == null ? "" : ", failure mode " + p.failureMode().name().toLowerCase(Locale.ROOT))
                     .append(']');

@@ -11,6 +11,7 @@ import dev.tollgate.config.RedisSettings;
 import dev.tollgate.config.Settings;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.bucket.BucketReply;
+import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.bucket.BucketStore;
 import dev.tollgate.internal.metrics.Metrics;
 import dev.tollgate.internal.redis.RedisPort;
@@ -42,6 +43,7 @@ public final class StoreGuard implements AutoCloseable {
     private final LongAdder failures = new LongAdder();
     private final LongAdder busy = new LongAdder();
     private volatile String lastFailure;
+    private final TokenLeases leases;
 
     /**
      * @param fallback the in-memory store while {@code store} (Redis) fails, or {@code null} when
@@ -57,6 +59,7 @@ public final class StoreGuard implements AutoCloseable {
                 redis == null ? Settings.REDIS_CIRCUIT_FAILURES.defaultValue() : redis.circuitFailures(),
                 redis == null ? Settings.REDIS_CIRCUIT_OPEN_FOR.defaultValue() : redis.circuitOpenFor(),
                 nanoTime, redis == null ? store.name() : redis.describe());
+        this.leases = fallback == null ? null : new TokenLeases(config.localMaxKeys(), nanoTime);
         this.metrics = metrics != null ? metrics : Metrics.create(config.metrics(), name,
                 () -> circuit == null ? 0 : circuit.stateCode(), () -> circuit == null ? 0 : circuit.downNanos());
     }
@@ -76,33 +79,61 @@ public final class StoreGuard implements AutoCloseable {
         lastFailure = e.toString();
     }
 
-    /** The decision for a planned request: the store's, or the failure modes' while it fails. */
+    /**
+     * The decision for a planned request: from this node's token lease when its one bucket's
+     * policy prefetches, else the store's, or the failure modes' while it fails.
+     */
     public Decision decide(TollgateConfig c, RequestPlan plan) {
         if (fallback == null) {
             return toDecision(plan.plan(), plan.buckets(), store.acquire(plan.requests()), Decision.Source.LOCAL, store);
         }
-        Circuit.Call call = circuit.tryCall();
-        if (call != null) {
-            try (call) { // closed without a verdict (busy, an Error), a probe is handed to the next request
-                calls.increment();
-                long start = System.nanoTime();
-                try {
-                    List<BucketReply> reply = store.acquire(plan.requests());
-                    metrics.redisCall(System.nanoTime() - start, true);
-                    call.succeeded();
-                    return toDecision(plan.plan(), plan.buckets(), reply, Decision.Source.REDIS, store);
-                } catch (RedisPort.BusyException e) {
-                    busy.increment(); // this node's pool was full: no verdict on Redis' health
-                } catch (RuntimeException e) {
-                    metrics.redisCall(System.nanoTime() - start, false);
-                    failures.increment();
-                    lastFailure = e.toString();
-                    call.failed(e);
-                    REDIS_LOG.log(Level.FINE, "a Redis call failed", e);
+        // Leasing answers a request of one bucket only: across policies all-or-nothing needs the store.
+        if (plan.buckets().size() == 1) {
+            RequestPlan.Bucket b = plan.buckets().get(0);
+            if (TokenLeases.applies(b.request(), b.policy().prefetch())) {
+                TokenLeases.Take t = leases.take(b.request(), b.policy().prefetch(), c, budgetNanos(c), this::ask);
+                if (t.outcome() == TokenLeases.Outcome.LEASED) {
+                    return toDecision(plan.plan(), plan.buckets(), List.of(t.reply()),
+                            t.fetched() ? Decision.Source.REDIS : Decision.Source.LEASE, store);
+                }
+                if (t.outcome() == TokenLeases.Outcome.STORE_FAILED) {
+                    return degraded(c, plan);
                 }
             }
         }
-        return degraded(c, plan);
+        List<BucketReply> reply = ask(plan.requests());
+        return reply == null ? degraded(c, plan) : toDecision(plan.plan(), plan.buckets(), reply, Decision.Source.REDIS, store);
+    }
+
+    /** One guarded call of the store; {@code null} when it gave no verdict (circuit open, pool busy, failure). */
+    private List<BucketReply> ask(List<BucketRequest> requests) {
+        Circuit.Call call = circuit.tryCall();
+        if (call == null) {
+            return null;
+        }
+        try (call) { // closed without a verdict (busy, an Error), a probe is handed to the next request
+            calls.increment();
+            long start = System.nanoTime();
+            try {
+                List<BucketReply> reply = store.acquire(requests);
+                metrics.redisCall(System.nanoTime() - start, true);
+                call.succeeded();
+                return reply;
+            } catch (RedisPort.BusyException e) {
+                busy.increment(); // this node's pool was full: no verdict on Redis' health
+            } catch (RuntimeException e) {
+                metrics.redisCall(System.nanoTime() - start, false);
+                failures.increment();
+                lastFailure = e.toString();
+                call.failed(e);
+                REDIS_LOG.log(Level.FINE, "a Redis call failed", e);
+            }
+        }
+        return null;
+    }
+
+    private static long budgetNanos(TollgateConfig c) {
+        return (c.redis() != null ? c.redis().timeout() : Settings.REDIS_TIMEOUT.defaultValue()).toNanos();
     }
 
     /**
