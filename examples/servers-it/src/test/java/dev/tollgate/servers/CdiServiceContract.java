@@ -66,6 +66,27 @@ public abstract class CdiServiceContract {
                 + refused.body());
     }
 
+    /**
+     * {@code GET /api/reports} calls {@code ReportService.catalogue()}, which has no key argument: in
+     * an HTTP request the interceptor reads the request (through the server's CDI
+     * {@code HttpServletRequest} bean) and the {@code reports} policy keys it by the client's address,
+     * as the filters would: {@code 30/h burst 3}, so the fourth call of a quick four is refused.
+     */
+    @Test
+    void withoutAKeyArgumentTheCallIsKeyedByTheRequestsClient() {
+        String key = on.expectedKeyPrefix() + "{ip=127.0.0.1}:reports";
+        on.redis().command("DEL", key);
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> r = on.server().get(app.deployment(), "/api/reports");
+            assertEquals(200, r.statusCode(), () -> "catalogue: " + r.body());
+            assertEquals("daily, monthly", r.body().strip());
+        }
+        HttpResponse<String> refused = on.server().get(app.deployment(), "/api/reports");
+        assertEquals(429, refused.statusCode(), refused::body);
+        assertTrue(refused.body().contains("\"violated-policies\":[\"reports\"]"), refused.body());
+        assertEquals("1", on.redis().command("EXISTS", key).strip(), "the client's bucket in Redis: " + key);
+    }
+
     /** One engine per application: the interceptor decides with the JAX-RS feature's limiter, and starts none of its own. */
     @Test
     void theInterceptorSharesTheApplicationsLimiter() {

@@ -8,13 +8,19 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-/** Not limited itself: the service it calls is, per tenant, whichever client asks. */
+/** Not limited itself: the service it calls is (per tenant, or per client address). */
 @Path("/reports")
 @RequestScoped
 public class ReportResource {
 
     @Inject
     ReportService reports;
+
+    @GET
+    @Produces(MediaType.TEXT_PLAIN)
+    public String catalogue() {
+        return reports.catalogue();
+    }
 
     @GET
     @Path("/{tenant}")
