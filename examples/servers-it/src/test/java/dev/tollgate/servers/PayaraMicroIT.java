@@ -31,4 +31,11 @@ class PayaraMicroIT extends PayaraMicroContract {
             super(PayaraMicroIT.this);
         }
     }
+
+    @Nested
+    class CdiService extends CdiServiceContract {
+        CdiService() {
+            super(PayaraMicroIT.this, App.JAXRS_APP);
+        }
+    }
 }

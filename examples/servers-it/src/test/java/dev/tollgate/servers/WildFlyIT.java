@@ -31,4 +31,11 @@ class WildFlyIT extends WildFlyContract {
             super(WildFlyIT.this);
         }
     }
+
+    @Nested
+    class CdiService extends CdiServiceContract {
+        CdiService() {
+            super(WildFlyIT.this, App.JAXRS_APP);
+        }
+    }
 }
