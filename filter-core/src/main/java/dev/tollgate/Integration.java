@@ -3,7 +3,9 @@ package dev.tollgate;
 import dev.tollgate.internal.Messages;
 import dev.tollgate.internal.http.HttpContract;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What an integration (the servlet filter, the JAX-RS feature, one of your own) needs besides
@@ -12,7 +14,34 @@ import java.util.List;
  */
 public final class Integration {
 
+    /**
+     * The request attribute (a JAX-RS request property, which a servlet-based runtime keeps as a
+     * servlet request attribute) naming the policies an HTTP filter decided for the request, a
+     * {@code Set<String>}: the CDI interceptor does not count a request-keyed call under them again.
+     */
+    public static final String DECIDED_ATTRIBUTE = "dev.tollgate.decided";
+
     private Integration() {
+    }
+
+    /**
+     * What an HTTP filter puts under {@link #DECIDED_ATTRIBUTE} after a decision: the policies
+     * named there already ({@code earlier}, the attribute's value or {@code null}) and the
+     * decision's. Never throws.
+     */
+    public static Set<String> decided(Object earlier, Decision decision) {
+        Set<String> out = new LinkedHashSet<>();
+        if (earlier instanceof Set<?> names) {
+            for (Object n : names) {
+                if (n instanceof String s) {
+                    out.add(s);
+                }
+            }
+        }
+        for (PolicyResult r : decision.results()) {
+            out.add(r.policy().name());
+        }
+        return Set.copyOf(out);
     }
 
     /**

@@ -53,4 +53,14 @@ public interface RequestView {
 
     /** Whether the authenticated principal has the role; {@code false} when anonymous. */
     boolean userInRole(String role);
+
+    /**
+     * A client key the integration chose for this request instead of the policies' {@code key}
+     * (the CDI interceptor's {@code @RateLimitKey} arguments, or its key for a call outside any
+     * HTTP request); {@code null} (the default) lets each policy's key resolver find it. The
+     * core bounds and makes it safe like any other key.
+     */
+    default String clientKey() {
+        return null;
+    }
 }

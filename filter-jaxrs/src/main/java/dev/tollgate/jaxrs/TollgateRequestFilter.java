@@ -64,6 +64,9 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
             }
             Decision decision = limiter.check(view, policies, cost);
             hold(request, decision.permit());
+            // so that the CDI interceptor does not count this request again under these policies
+            request.setProperty(Integration.DECIDED_ATTRIBUTE,
+                    Integration.decided(request.getProperty(Integration.DECIDED_ATTRIBUTE), decision));
             answer = limiter.answer(decision);
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, Integration.internalErrorMessage("unexpected error in the Tollgate JAX-RS filter; the request goes through"), e);

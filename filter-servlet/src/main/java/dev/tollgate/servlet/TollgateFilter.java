@@ -161,6 +161,9 @@ public class TollgateFilter implements Filter {
         try {
             Decision decision = rl.check(new ServletRequestView((HttpServletRequest) request));
             permit = decision.permit();
+            // so that the CDI interceptor does not count this request again under these policies
+            request.setAttribute(Integration.DECIDED_ATTRIBUTE,
+                    Integration.decided(request.getAttribute(Integration.DECIDED_ATTRIBUTE), decision));
             answer = rl.answer(decision);
             for (HttpAnswer.Header h : answer.headers()) {
                 http.addHeader(h.name(), h.value());

@@ -28,9 +28,15 @@ public final class ClientKeys {
     private ClientKeys() {
     }
 
-    /** The client part of a policy's key for a request: resolved, else the peer address; bounded and safe. */
+    /**
+     * The client part of a policy's key for a request: the key the integration chose
+     * ({@link RequestView#clientKey()}), else resolved, else the peer address; bounded and safe.
+     */
     public static String client(Policy policy, RequestView request) {
-        String key;
+        String key = request.clientKey();
+        if (key != null) {
+            return BucketKeys.client(key);
+        }
         try {
             key = policy.key().resolve(request);
         } catch (RuntimeException e) {

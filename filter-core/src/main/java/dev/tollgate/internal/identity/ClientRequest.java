@@ -89,6 +89,11 @@ public final class ClientRequest implements RequestView {
     }
 
     @Override
+    public String clientKey() {
+        return safe(() -> request.clientKey());
+    }
+
+    @Override
     public boolean userInRole(String role) {
         try {
             return request.userInRole(role);
