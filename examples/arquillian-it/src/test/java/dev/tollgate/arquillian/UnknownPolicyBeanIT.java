@@ -17,11 +17,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * TOLLGATE-003 ...}), but then boots with nothing deployed, and arquillian-payara-micro-managed
  * 3.1 reads that boot's "Deployed": [] as a deployment without servlets, so it throws no
  * {@code DeploymentException} for {@code @ShouldThrowException} to see. On Payara Micro this
- * class is reported skipped, with that reason, never passed.
+ * class is reported skipped, with that reason, and {@link UnknownPolicyBeanPayaraMicroIT} checks
+ * there that the WAR is not served.
  */
 @ExtendWith(ArquillianExtension.class)
 @DisabledIfSystemProperty(named = "arquillian.launch", matches = "payara-micro",
-        disabledReason = "arquillian-payara-micro-managed 3.1 reports no DeploymentException when Payara Micro fails a WAR")
+        disabledReason = "arquillian-payara-micro-managed 3.1 reports no DeploymentException when Payara Micro fails a WAR; "
+                + "UnknownPolicyBeanPayaraMicroIT checks there that it is not served")
 class UnknownPolicyBeanIT {
 
     @Deployment(testable = false)
