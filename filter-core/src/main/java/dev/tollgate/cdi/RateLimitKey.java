@@ -13,13 +13,13 @@ import java.lang.annotation.Target;
  *
  * <p>The rule, for every value a caller can pass (never an exception from the interceptor):
  * <ul>
- *   <li>A value is its {@code toString()}; an array is its elements', as {@code Arrays.deepToString}
- *       writes them. A {@code null}, or a value whose {@code toString()} throws or answers
- *       {@code null}, is the null value, a key of its own, which every such call shares.</li>
- *   <li>Several annotated parameters make one key, in parameter order: the key is
- *       {@code arg=} and the values joined by {@code ,}, each value with {@code %} written
- *       {@code %25} and {@code ,} written {@code %2C}, and the null value written {@code %00}; so
- *       two different lists of values never make the same key.</li>
+ *   <li>A value is its {@code toString()}; an array is {@code [} its elements {@code ]}, joined by
+ *       {@code ,}. A {@code null}, or a value whose {@code toString()} throws or answers
+ *       {@code null}, is the null value, written {@code %00}: one key, which every such call shares.</li>
+ *   <li>Several annotated parameters make one key, in parameter order: {@code arg=} and the values
+ *       joined by {@code ,}, each value with {@code %}, {@code ,}, {@code [} and {@code ]} written
+ *       {@code %25}, {@code %2C}, {@code %5B} and {@code %5D}; so two different lists of values
+ *       never make the same key.</li>
  *   <li>The key is then bounded and made safe like every client key: unsafe characters
  *       percent-encoded, and a key longer than 120 characters replaced by a hash of it (an
  *       absurdly long value is hashed, not refused). The key prefix and format

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
  * problem body (numbers aside: two refusals a moment apart may differ by a second). Jersey in
  * Tomcat over Redis; the service's refusal is made from the application's limiter, as the CDI
  * interceptor makes it (no CDI container here: Weld SE runs it in filter-core's {@code CdiInterceptorIT}).
+ * Also: the JAX-RS filter lists the policies it decided in a servlet request attribute, which the
+ * interceptor reads to count a call keyed by the same request once.
  */
 @WithRedis
 class RateLimitExceededMapperIT {
@@ -57,17 +59,44 @@ class RateLimitExceededMapperIT {
         }
     }
 
+    /** What the CDI interceptor reads to count a request-keyed call once: the policies the filter decided. */
+    @Path("/decided")
+    public static class Decided {
+        @Context
+        jakarta.servlet.http.HttpServletRequest request;
+
+        @GET
+        @RateLimited("shown")
+        public String get() {
+            return String.valueOf(request.getAttribute(dev.tollgate.Integration.DECIDED_ATTRIBUTE));
+        }
+    }
+
     @Test
-    void theMappersAnswerIsTheFiltersAnswer(RedisEndpoint redis) throws Exception {
-        ResourceConfig rc = new ResourceConfig(Filtered.class, Service.class, TollgateFeature.class,
+    void theFilterListsThePoliciesItDecidedInAServletRequestAttribute(RedisEndpoint redis) throws Exception {
+        try (JerseyOnTomcat server = new JerseyOnTomcat(app(redis))) {
+            HttpResponse<String> r = server.get("/api/decided");
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals("[shown]", r.body());
+        }
+    }
+
+    static ResourceConfig app(RedisEndpoint redis) {
+        ResourceConfig rc = new ResourceConfig(Filtered.class, Service.class, Decided.class, TollgateFeature.class,
                 RateLimitExceededMapper.class);
         rc.property("tollgate.redis.uri", redis.uri());
         rc.property("tollgate.redis.key-prefix", "mapper-" + UUID.randomUUID() + ":");
-        rc.property("tollgate.policies", "exports");
+        rc.property("tollgate.policies", "exports,shown");
         rc.property("tollgate.policy.exports.limits", "1/h");
+        rc.property("tollgate.policy.shown.limits", "10/s");
         rc.property("tollgate.headers", "both");
         rc.property("tollgate.jmx", "false");
-        try (JerseyOnTomcat server = new JerseyOnTomcat(rc)) {
+        return rc;
+    }
+
+    @Test
+    void theMappersAnswerIsTheFiltersAnswer(RedisEndpoint redis) throws Exception {
+        try (JerseyOnTomcat server = new JerseyOnTomcat(app(redis))) {
             assertEquals(200, server.get("/api/filtered").statusCode());
             HttpResponse<String> filters = server.get("/api/filtered");
             assertEquals(200, server.get("/api/service").statusCode());

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * server's main start: besides what every application must do ({@code GET /api/hello} is
  * {@code @RateLimited("default")} and carries that policy only), {@code @RateLimited} selects the
  * policies of each method, keys use the route template, and the operator's environment wins over
- * {@code Application.getProperties()}:
+ * the application's {@code microprofile-config.properties}:
  *
  * <ul>
  *   <li>{@code GET /api/users/{id}}: {@code @RateLimited({"default", "per-route"})}, per-route keyed

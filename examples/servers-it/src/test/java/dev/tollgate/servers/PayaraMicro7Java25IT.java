@@ -25,4 +25,11 @@ class PayaraMicro7Java25IT extends PayaraMicroContract {
             super(PayaraMicro7Java25IT.this, App.JAXRS_APP);
         }
     }
+
+    @Nested
+    class CdiService extends CdiServiceContract {
+        CdiService() {
+            super(PayaraMicro7Java25IT.this, App.JAXRS_APP);
+        }
+    }
 }

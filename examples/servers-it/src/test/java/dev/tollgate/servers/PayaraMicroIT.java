@@ -24,4 +24,11 @@ class PayaraMicroIT extends PayaraMicroContract {
             super(PayaraMicroIT.this, App.JAXRS_APP);
         }
     }
+
+    @Nested
+    class CdiService extends CdiServiceContract {
+        CdiService() {
+            super(PayaraMicroIT.this, App.JAXRS_APP);
+        }
+    }
 }

@@ -24,4 +24,11 @@ class WildFlyIT extends WildFlyContract {
             super(WildFlyIT.this, App.JAXRS_APP);
         }
     }
+
+    @Nested
+    class CdiService extends CdiServiceContract {
+        CdiService() {
+            super(WildFlyIT.this, App.JAXRS_APP);
+        }
+    }
 }

@@ -25,4 +25,11 @@ class WildFlyJava25IT extends WildFlyContract {
             super(WildFlyJava25IT.this, App.JAXRS_APP);
         }
     }
+
+    @Nested
+    class CdiService extends CdiServiceContract {
+        CdiService() {
+            super(WildFlyJava25IT.this, App.JAXRS_APP);
+        }
+    }
 }
