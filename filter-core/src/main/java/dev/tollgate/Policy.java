@@ -29,10 +29,11 @@ import java.util.regex.Pattern;
  * @param concurrency at most this many requests of one client in flight, or {@code null} for no such
  *                    limit; a policy with one may have no rate limits ({@code limits} empty)
  * @param refusal    how this policy's refusal is answered ({@code null}: {@link Refusal#STANDARD})
+ * @param outbound   how it limits outbound calls ({@code null}: {@link Outbound#DEFAULT})
  */
 public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
                      String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
-                     FailureMode failureMode, Concurrency concurrency, Refusal refusal) {
+                     FailureMode failureMode, Concurrency concurrency, Refusal refusal, Outbound outbound) {
 
     /** The characters a policy name may use; it goes into Redis keys and header values as is. */
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
@@ -52,6 +53,7 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
         Objects.requireNonNull(algorithm, "algorithm");
         keyText = keyText == null ? "?" : keyText;
         refusal = refusal == null ? Refusal.STANDARD : refusal;
+        outbound = outbound == null ? Outbound.DEFAULT : outbound;
         List<List<Limit>> all = new ArrayList<>(planLimits.values());
         all.add(limits);
         for (List<Limit> set : all) {
@@ -73,10 +75,24 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
                 Refusal.STANDARD);
     }
 
+    /** A policy with the default outbound settings (the form before outbound calls could be limited). */
+    public Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
+                  String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
+                  FailureMode failureMode, Concurrency concurrency, Refusal refusal) {
+        this(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency, refusal,
+                Outbound.DEFAULT);
+    }
+
     /** This policy, its refusals answered as {@code shaped} says. */
     public Policy withRefusal(Refusal shaped) {
         return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode,
-                concurrency, shaped);
+                concurrency, shaped, outbound);
+    }
+
+    /** This policy, limiting outbound calls as {@code calls} says. */
+    public Policy withOutbound(Outbound calls) {
+        return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode,
+                concurrency, refusal, calls);
     }
 
     /** A policy of one token-bucket limit set, for every request, by address. */

@@ -7,6 +7,7 @@ import dev.tollgate.Concurrency;
 import dev.tollgate.Costs;
 import dev.tollgate.Limit;
 import dev.tollgate.Mode;
+import dev.tollgate.Outbound;
 import dev.tollgate.Plans;
 import dev.tollgate.Policy;
 import dev.tollgate.Refusal;
@@ -138,6 +139,8 @@ final class PolicyReader {
         Refusal refusal = new Refusal(r.get(Settings.POLICY_REFUSAL_STATUS.forPolicy(name)),
                 r.get(Settings.POLICY_REFUSAL_TYPE.forPolicy(name)), r.get(Settings.POLICY_REFUSAL_TITLE.forPolicy(name)),
                 r.get(Settings.POLICY_REFUSAL_HEADERS.forPolicy(name)));
+        Outbound outbound = new Outbound(r.get(Settings.POLICY_MAX_WAIT.forPolicy(name)),
+                r.get(Settings.POLICY_MAX_PAUSE.forPolicy(name)));
         if (r.problems.size() > before) {
             return null;
         }
@@ -172,7 +175,8 @@ final class PolicyReader {
         if (r.problems.size() > before) {
             return null;
         }
-        return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency, refusal);
+        return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency, refusal,
+                outbound);
     }
 
     /** The policy's concurrency limit, or {@code null} when it has none (its lease alone is then ignored). */
