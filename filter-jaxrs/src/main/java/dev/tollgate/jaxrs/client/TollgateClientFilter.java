@@ -108,12 +108,13 @@ public final class TollgateClientFilter implements ClientRequestFilter, ClientRe
         String path = uri == null ? null : uri.getRawPath();
         long start = nanoTime.getAsLong();
         long budget = limits.maxWait().toNanos();
+        boolean slept = false;
         while (true) {
             long waitMicros = quota.take(request.getMethod(), path);
             long now = nanoTime.getAsLong();
             if (waitMicros <= 0) {
                 sent.increment();
-                if (now != start) {
+                if (slept) {
                     waited.increment();
                     waitedNanos.add(now - start);
                 }
@@ -124,6 +125,7 @@ public final class TollgateClientFilter implements ClientRequestFilter, ClientRe
                 notSent.increment();
                 throw new RemoteQuotaException(policy, remote, Duration.ofNanos(waitNanos), Duration.ofNanos(now - start));
             }
+            slept = true;
             try {
                 sleeper.sleep(Duration.ofNanos(waitNanos));
             } catch (InterruptedException e) {
