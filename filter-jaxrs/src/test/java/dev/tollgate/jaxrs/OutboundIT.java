@@ -187,6 +187,39 @@ class OutboundIT {
         }
     }
 
+    @Path("/repos/{name}")
+    public static class Repos {
+        @GET
+        public String repository(@jakarta.ws.rs.PathParam("name") String name) {
+            RECEIVED.computeIfAbsent(System.currentTimeMillis() / 1000, s -> new AtomicInteger()).incrementAndGet();
+            return "repository " + name;
+        }
+    }
+
+    @Test
+    void theReadmeExampleWaitsThenReportsTheSpentQuota(RedisEndpoint redis) throws Exception {
+        ResourceConfig app = new ResourceConfig(Repos.class, TollgateFeature.class);
+        app.property("tollgate.redis.uri", redis.uri());
+        app.property("tollgate.redis.key-prefix", "outbound-" + UUID.randomUUID() + ":");
+        app.property("tollgate.jmx", "false");
+        app.property("tollgate.policies", "github");
+        app.property("tollgate.policy.github.limits", "1/min burst 2");
+        app.property("tollgate.policy.github.match", "OUTBOUND /");
+        app.property("tollgate.policy.github.max-wait", "0s");
+        try (JerseyOnTomcat t = new JerseyOnTomcat(app)) {
+            RECEIVED.clear();
+            assertEquals(200, t.get("/api/repos/warm").statusCode(), "an incoming request is not the outbound policy's");
+            dev.tollgate.jaxrs.client.ReadmeExample example = new dev.tollgate.jaxrs.client.ReadmeExample(
+                    t.context.getServletContext(), "http://127.0.0.1:" + t.port() + "/api");
+            assertEquals("repository acme", example.repository("acme"));
+            assertEquals("repository tollgate", example.repository("tollgate"));
+            String busy = example.repository("third");
+            assertTrue(busy.matches("busy, try again in (59|60) s"), busy);
+            assertEquals(3, RECEIVED.values().stream().mapToInt(AtomicInteger::get).sum(), "the third call was not sent");
+            example.close();
+        }
+    }
+
     @Test
     void aTighterRemoteLimitPausesBothNodesThroughItsAnswers(RedisEndpoint redis) throws Exception {
         String prefix = "outbound-" + UUID.randomUUID() + ":";
