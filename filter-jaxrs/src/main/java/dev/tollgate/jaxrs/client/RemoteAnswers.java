@@ -85,13 +85,23 @@ final class RemoteAnswers {
         if (!v.isEmpty() && (Character.isDigit(v.charAt(0)) || v.charAt(0) == '-')) {
             return seconds(v);
         }
-        try {
-            ZonedDateTime at = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME);
-            return Math.max(0, at.toInstant().toEpochMilli() - nowMillis); // a date passed: retry now
-        } catch (RuntimeException e) {
-            return -1;
+        for (DateTimeFormatter f : HTTP_DATES) {
+            try {
+                ZonedDateTime at = ZonedDateTime.parse(v, f);
+                return Math.max(0, at.toInstant().toEpochMilli() - nowMillis); // a date passed: retry now
+            } catch (RuntimeException e) {
+                // the next form
+            }
         }
+        return -1;
     }
+
+    /** The HTTP-date forms a recipient reads (RFC 9110, 5.6.7): IMF-fixdate, RFC 850 and asctime. */
+    private static final List<DateTimeFormatter> HTTP_DATES = List.of(DateTimeFormatter.RFC_1123_DATE_TIME,
+            new java.time.format.DateTimeFormatterBuilder().appendPattern("EEEE, dd-MMM-")
+                    .appendValueReduced(java.time.temporal.ChronoField.YEAR, 2, 2, 1970)
+                    .appendPattern(" HH:mm:ss 'GMT'").toFormatter(Locale.US).withZone(java.time.ZoneOffset.UTC),
+            DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy", Locale.US).withZone(java.time.ZoneOffset.UTC));
 
     /** Whole non-negative seconds as ms; {@link #TOO_LONG} for more digits than a long holds; -1 otherwise. */
     static long seconds(String v) {

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** What a remote's answer asks for, field by field; and no header text makes it throw or leave [0, max-pause]. */
 class RemoteAnswersTest {
 
-    static final long NOW = 1_790_000_000_000L; // Sat, 20 Sep 2026 ... in ms
+    static final long NOW = 1_790_000_000_000L; // Mon, 21 Sep 2026 14:13:20 GMT
     static final Duration MAX = Duration.ofMinutes(5);
 
     static RemoteAnswers.Reading read(int status, String... nameValue) {
@@ -55,6 +55,9 @@ class RemoteAnswersTest {
     @org.junit.jupiter.api.Test
     void anHttpDateCountsFromNowAndTheLongestSignalWins() {
         assertEquals(Duration.ofSeconds(90), read(503, "Retry-After", httpDate(NOW + 90_000)).pause());
+        // NOW is Monday, 21 Sep 2026 14:13:20 GMT; the obsolete forms a recipient must read too
+        assertEquals(Duration.ofSeconds(100), read(429, "Retry-After", "Monday, 21-Sep-26 14:15:00 GMT").pause());
+        assertEquals(Duration.ofSeconds(100), read(429, "Retry-After", "Mon Sep 21 14:15:00 2026").pause());
         assertEquals(Duration.ofSeconds(20), read(429, "Retry-After", "5", "RateLimit", "\"d\";r=0;t=20").pause());
         assertEquals(Duration.ofSeconds(9), read(200, "RateLimit", "\"d\";r=0", "RateLimit-Policy", "\"d\";q=100;w=9").pause(),
                 "no t: the policy's window");
