@@ -187,7 +187,41 @@ class OutboundIT {
         }
     }
 
-    @Path("/repos/{name}")
+    @Test
+    void twoNodeJvmsSharingOneRedisStayUnderThePolicyTogether(RedisEndpoint redis) throws Exception {
+        String prefix = "outbound-" + UUID.randomUUID() + ":";
+        try (JerseyOnTomcat remote = new JerseyOnTomcat(remote(redis, null))) {
+            String url = "http://127.0.0.1:" + remote.port() + "/api/partner";
+            String javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            RECEIVED.clear();
+            long start = System.nanoTime();
+            List<Process> nodes = new ArrayList<>();
+            for (int n = 0; n < 2; n++) {
+                nodes.add(new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"), OutboundNode.class.getName(),
+                        redis.uri(), prefix, "20/s burst 5", url, "3000", Integer.toString(THREADS_PER_NODE))
+                        .redirectErrorStream(true).start());
+            }
+            List<String> said = new ArrayList<>();
+            for (Process p : nodes) {
+                String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                assertEquals(0, p.waitFor(), out);
+                said.add(out.lines().filter(l -> l.startsWith("[outbound-node]")).findFirst().orElse(out));
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long received = RECEIVED.values().stream().mapToLong(AtomicInteger::get).sum();
+            System.out.println("[outbound-it] two node JVMs, 20/s burst 5: the remote received " + received + " in "
+                    + seconds + " s, per second " + RECEIVED.values() + "; " + said);
+            assertTrue(received <= 5 + 20 * seconds, received + " calls in " + seconds + " s");
+            // the total above includes the JVMs' start; per wall-clock second, burst + rate x (1 s, and 0.5 s
+            // allowed between a decision in Redis and the call's arrival at the remote)
+            int most = RECEIVED.values().stream().mapToInt(AtomicInteger::get).max().orElse(0);
+            assertTrue(most <= 5 + 20 * 1.5, most + " calls in one second: " + RECEIVED.values());
+            assertTrue(received > 5 + 2, "the nodes called beyond the burst and their first calls: " + said);
+            assertTrue(said.stream().allMatch(l -> l.contains("notSent=0 ")), "no call gave up: " + said);
+        }
+    }
+
+        @Path("/repos/{name}")
     public static class Repos {
         @GET
         public String repository(@jakarta.ws.rs.PathParam("name") String name) {
