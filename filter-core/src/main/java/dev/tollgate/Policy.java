@@ -31,10 +31,12 @@ import java.util.regex.Pattern;
  * @param refusal    how this policy's refusal is answered ({@code null}: {@link Refusal#STANDARD})
  * @param prefetch   token leasing ({@link Prefetch}), or {@code null} for a store call per request;
  *                   only for token-bucket rate limits without concurrency, at most the smallest burst
+ * @param outbound   how it limits outbound calls ({@code null}: {@link Outbound#DEFAULT})
  */
 public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
                      String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
-                     FailureMode failureMode, Concurrency concurrency, Refusal refusal, Prefetch prefetch) {
+                     FailureMode failureMode, Concurrency concurrency, Refusal refusal, Prefetch prefetch,
+                     Outbound outbound) {
 
     /** The characters a policy name may use; it goes into Redis keys and header values as is. */
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
@@ -54,6 +56,7 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
         Objects.requireNonNull(algorithm, "algorithm");
         keyText = keyText == null ? "?" : keyText;
         refusal = refusal == null ? Refusal.STANDARD : refusal;
+        outbound = outbound == null ? Outbound.DEFAULT : outbound;
         List<List<Limit>> all = new ArrayList<>(planLimits.values());
         all.add(limits);
         for (List<Limit> set : all) {
@@ -75,12 +78,12 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
         }
     }
 
-    /** A policy refused with its own answer, without token leasing. */
+    /** A policy refused with its own answer, without token leasing, with the default outbound settings. */
     public Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
                   String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
                   FailureMode failureMode, Concurrency concurrency, Refusal refusal) {
         this(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency, refusal,
-                null);
+                null, Outbound.DEFAULT);
     }
 
     /** A policy refused with the standard answer (the form before refusals could be shaped). */
@@ -88,13 +91,21 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
                   String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
                   FailureMode failureMode, Concurrency concurrency) {
         this(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency,
-                Refusal.STANDARD, null);
+                Refusal.STANDARD, null, Outbound.DEFAULT);
+    }
+
+    /** A policy with the default outbound settings (the form before outbound calls could be limited). */
+    public Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
+                  String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
+                  FailureMode failureMode, Concurrency concurrency, Refusal refusal, Prefetch prefetch) {
+        this(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency, refusal,
+                prefetch, Outbound.DEFAULT);
     }
 
     /** This policy, its refusals answered as {@code shaped} says. */
     public Policy withRefusal(Refusal shaped) {
         return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode,
-                concurrency, shaped, prefetch);
+                concurrency, shaped, prefetch, outbound);
     }
 
     /**
@@ -144,6 +155,12 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
             throw new IllegalArgumentException("prefetch cannot save the store call that takes a concurrency slot;"
                     + " put the concurrency limit in a policy of its own");
         }
+    }
+
+    /** This policy, limiting outbound calls as {@code calls} says. */
+    public Policy withOutbound(Outbound calls) {
+        return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode,
+                concurrency, refusal, prefetch, calls);
     }
 
     /** A policy of one token-bucket limit set, for every request, by address. */

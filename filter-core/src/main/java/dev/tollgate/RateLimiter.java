@@ -9,11 +9,13 @@ import dev.tollgate.internal.engine.ConfigReloads;
 import dev.tollgate.internal.engine.DenialLog;
 import dev.tollgate.internal.engine.Engines;
 import dev.tollgate.internal.engine.PolicyRequirement;
+import dev.tollgate.internal.engine.RemotePlans;
 import dev.tollgate.internal.engine.RequestPlan;
 import dev.tollgate.internal.engine.RequestPlanner;
 import dev.tollgate.internal.engine.StoreGuard;
 import dev.tollgate.internal.http.HttpContract;
 import dev.tollgate.internal.metrics.Metrics;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -180,6 +182,67 @@ public final class RateLimiter implements AutoCloseable {
             return Decision.noPolicy();
         }
         return decide(c, request, RequestPlanner.current(c, policies), cost);
+    }
+
+    /**
+     * Decides an outbound call to a remote API under a policy: the remote is the client (one
+     * bucket per policy and remote, shared by every node on the same store), and the call is
+     * refused while a pause set by {@link #pauseRemote} lasts, with the time left as its wait. It
+     * takes the policy's {@code cost} for the call's method and path; a remote has no plan, so the
+     * policy's default limits apply. Never throws, and never waits: a refusal's
+     * {@link Decision#retryAfterMicros()} says how long until a call could pass.
+     *
+     * @param method the call's HTTP method ({@code null}: any)
+     * @param path   the path of the call's URI ({@code null}: any)
+     * @return {@link Decision#noPolicy()} when Tollgate is off, the policy no longer exists or has
+     *         no rate limits
+     */
+    public Decision checkRemote(String policy, String remote, String method, String path) {
+        TollgateConfig c = config;
+        if (!c.enabled()) {
+            return Decision.noPolicy();
+        }
+        try {
+            Policy p = c.policy(policy).orElse(null);
+            RequestPlan plan = p == null ? null : RemotePlans.plan(c, p, remote, Math.max(1, p.cost().of(method, path)));
+            if (plan == null) {
+                return Decision.noPolicy();
+            }
+            Decision d = guard.decide(c, plan);
+            metrics.decision(d, guard.guarded());
+            return d;
+        } catch (RuntimeException | StackOverflowError e) {
+            LOG.log(Level.SEVERE, Messages.internalError("unexpected error deciding an outbound call; it goes through"), e);
+            return Decision.noPolicy();
+        }
+    }
+
+    /**
+     * Pauses outbound calls to a remote under a policy, for every node sharing the store: no call
+     * {@link #checkRemote} decides passes for {@code pause} from now (the store's clock places it).
+     * A pause never shortens one already set. While Redis fails, this node's own memory keeps it.
+     * Never throws.
+     *
+     * @param pause clamped to the policy's {@code max-pause}; a negative one is 0
+     * @return how long calls are paused from now on, after this call ({@link Duration#ZERO} when
+     *         the policy no longer exists or has no rate limits, or the store could not be asked)
+     */
+    public Duration pauseRemote(String policy, String remote, Duration pause) {
+        TollgateConfig c = config;
+        try {
+            Policy p = c.policy(policy).orElse(null);
+            if (!c.enabled() || p == null || p.limits().isEmpty()) {
+                return Duration.ZERO;
+            }
+            // never beyond the policy's max-pause, whatever the caller read from a remote
+            Duration clamped = pause.isNegative() ? Duration.ZERO : pause.compareTo(p.outbound().maxPause()) > 0
+                    ? p.outbound().maxPause() : pause;
+            long micros = clamped.toNanos() / 1000;
+            return Duration.ofNanos(guard.pause(RemotePlans.gateKey(c, p, remote), micros) * 1000);
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, Messages.internalError("unexpected error pausing outbound calls; they are not paused"), e);
+            return Duration.ZERO;
+        }
     }
 
     /** The headers, status and body for a decision. */

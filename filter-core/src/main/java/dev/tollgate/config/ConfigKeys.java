@@ -74,6 +74,8 @@ public final class ConfigKeys {
     public static final String POLICY_REFUSAL_TYPE = "tollgate.policy.<name>.refusal-type";
     public static final String POLICY_REFUSAL_TITLE = "tollgate.policy.<name>.refusal-title";
     public static final String POLICY_REFUSAL_HEADERS = "tollgate.policy.<name>.refusal-headers";
+    public static final String POLICY_MAX_WAIT = "tollgate.policy.<name>.max-wait";
+    public static final String POLICY_MAX_PAUSE = "tollgate.policy.<name>.max-pause";
     public static final String PLAN_ROLE = "tollgate.plan.<plan>.role";
     public static final String PLAN_VALUE = "tollgate.plan.<plan>.value";
 

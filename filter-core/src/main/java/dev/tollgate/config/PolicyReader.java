@@ -7,6 +7,7 @@ import dev.tollgate.Concurrency;
 import dev.tollgate.Costs;
 import dev.tollgate.Limit;
 import dev.tollgate.Mode;
+import dev.tollgate.Outbound;
 import dev.tollgate.Plans;
 import dev.tollgate.Policy;
 import dev.tollgate.Prefetch;
@@ -140,6 +141,8 @@ final class PolicyReader {
                 r.get(Settings.POLICY_REFUSAL_TYPE.forPolicy(name)), r.get(Settings.POLICY_REFUSAL_TITLE.forPolicy(name)),
                 r.get(Settings.POLICY_REFUSAL_HEADERS.forPolicy(name)));
         Prefetch prefetch = prefetch(name);
+        Outbound outbound = new Outbound(r.get(Settings.POLICY_MAX_WAIT.forPolicy(name)),
+                r.get(Settings.POLICY_MAX_PAUSE.forPolicy(name)));
         if (r.problems.size() > before) {
             return null;
         }
@@ -178,7 +181,7 @@ final class PolicyReader {
             return null;
         }
         return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency,
-                refusal, prefetch);
+                refusal, prefetch, outbound);
     }
 
     /** The policy's token leasing, or {@code null} when {@code prefetch} is unset (its hold alone is then ignored). */

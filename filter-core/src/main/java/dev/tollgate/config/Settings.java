@@ -169,6 +169,14 @@ public final class Settings {
     public static final Setting<List<HttpAnswer.Header>> POLICY_REFUSAL_HEADERS = add(ConfigKeys.POLICY_REFUSAL_HEADERS,
             "(none)", List.of(), Refusal.HEADERS_SYNTAX, Refusal::parseHeaders,
             "extra headers on this policy's refusal: `Name: value` pairs separated by `;`");
+    public static final Setting<Duration> POLICY_MAX_WAIT = add(ConfigKeys.POLICY_MAX_WAIT, "5s",
+            "from 0s to 10min: " + DURATION, Parsers.durationIn(Duration.ZERO, Duration.ofMinutes(10)),
+            "outbound calls (`TollgateClientFilter`): how long a call may wait for its token; a call that would wait"
+                    + " longer fails at once, without calling the remote (`0s`: never wait)");
+    public static final Setting<Duration> POLICY_MAX_PAUSE = add(ConfigKeys.POLICY_MAX_PAUSE, "5min",
+            "from 1s to 24h: " + DURATION, Parsers.durationIn(Duration.ofSeconds(1), Duration.ofHours(24)),
+            "outbound calls: the longest pause a remote's `Retry-After` or `RateLimit` field sets for every node; a"
+                    + " longer, negative or unreadable one is clamped to it");
     public static final Setting<HeaderStyle> HEADERS = add(ConfigKeys.HEADERS, "draft",
             "'draft', 'legacy', 'both' or 'none'", Parsers.word(HeaderStyle.class),
             "response headers: `draft` (`RateLimit-Policy`, `RateLimit`), `legacy` (`X-RateLimit-*`), `both`, `none`");

@@ -32,6 +32,20 @@ public interface BucketStore extends AutoCloseable {
         throw new UnsupportedOperationException(name() + " keeps no concurrency leases");
     }
 
+    /**
+     * Pauses the gate at {@code gateKey} ({@link BucketRequest#pauseGate}): no request that holds
+     * it is admitted for {@code pauseMicros} from now on the store's clock. A pause never
+     * shortens one already set: the later end wins. The pause is given as a duration, so the
+     * store's own clock (Redis {@code TIME}) places it.
+     *
+     * @param pauseMicros at least 0
+     * @return µs from now until the gate opens again, after this call
+     * @throws RuntimeException when the store cannot answer
+     */
+    default long pause(String gateKey, long pauseMicros) {
+        throw new UnsupportedOperationException(name() + " keeps no pauses");
+    }
+
     /** A short name for logs: {@code redis} or {@code local}. */
     String name();
 

@@ -137,6 +137,38 @@ public final class StoreGuard implements AutoCloseable {
     }
 
     /**
+     * Pauses a gate ({@link BucketStore#pause}) in the in-memory fallback and, while the circuit
+     * lets calls through, in the shared store: a node that decides locally during an outage
+     * honours the pauses it set itself. A failure counts against the circuit like a decision's.
+     *
+     * @return µs until the gate opens, as the shared store says, else as the fallback says
+     */
+    public long pause(String gateKey, long pauseMicros) {
+        if (fallback == null) {
+            return store.pause(gateKey, pauseMicros);
+        }
+        long left = fallback.pause(gateKey, pauseMicros);
+        Circuit.Call call = circuit.tryCall();
+        if (call != null) {
+            try (call) {
+                calls.increment();
+                try {
+                    left = store.pause(gateKey, pauseMicros);
+                    call.succeeded();
+                } catch (RedisPort.BusyException e) {
+                    busy.increment();
+                } catch (RuntimeException e) {
+                    failures.increment();
+                    lastFailure = e.toString();
+                    call.failed(e);
+                    REDIS_LOG.log(Level.FINE, "a Redis call failed", e);
+                }
+            }
+        }
+        return left;
+    }
+
+    /**
      * The decision while Redis fails, each policy by its failure mode: {@code closed} policies
      * refuse the request with 503, {@code open} ones step aside (reported with no limits),
      * {@code local} ones decide with this node's memory.

@@ -66,6 +66,17 @@ public final class ClientKeys {
         return key(format, policy.name(), client, Algorithm.TOKEN_BUCKET) + LEASE_SUFFIX;
     }
 
+    /** What a pause gate's key adds to the policy's token-bucket key; no other key ends with it. */
+    static final String PAUSE_SUFFIX = ":p";
+
+    /**
+     * The key of the pause gate of a client under a policy ({@code BucketStore.pause}): the
+     * policy's token-bucket key and {@value #PAUSE_SUFFIX}, so it shares the bucket's Cluster slot.
+     */
+    public static String pauseKey(Format format, Policy policy, String client) {
+        return key(format, policy.name(), client, Algorithm.TOKEN_BUCKET) + PAUSE_SUFFIX;
+    }
+
     private static String key(Format format, String bucket, String client, Algorithm algorithm) {
         return format.compact() ? BucketKeys.compactKey(format.prefix(), bucket, client, format.cluster(), algorithm)
                 : BucketKeys.key(format.prefix(), bucket, client, algorithm);

@@ -132,7 +132,10 @@ public final class LocalStore implements BucketStore {
                 Stripe stripe = stripes[stripeOf(r.key())];
                 long[] w = new long[limits.size()];
                 boolean ok = true;
-                if (r.isLease()) {
+                if (r.gate()) {
+                    w[0] = Math.max(0, stripe.pausedUntil(r.key(), now) - now);
+                    ok = w[0] == 0;
+                } else if (r.isLease()) {
                     leases[i] = stripe.leases(r.key());
                     w[0] = leases[i].live(now) + 1;
                     ok = w[0] <= limits.get(0).capacity();
@@ -186,6 +189,12 @@ public final class LocalStore implements BucketStore {
                 List<Limit> limits = r.limits();
                 Stripe stripe = stripes[stripeOf(r.key())];
                 List<LimitState> states = new ArrayList<>(limits.size());
+                if (r.gate()) {
+                    long left = wanted[i][0]; // as bucket.lua answers for a gate: it takes nothing
+                    out.add(new BucketReply(List.of(new LimitState(limits.get(0), left == 0 ? limits.get(0).capacity() : 0,
+                            left, left, left))));
+                    continue;
+                }
                 if (leases[i] != null) {
                     out.add(new BucketReply(List.of(leaseAnswer(r, leases[i], take, admits[i], now))));
                     stripe.keep(r.key(), leases[i]);
@@ -275,6 +284,29 @@ public final class LocalStore implements BucketStore {
         }
     }
 
+    @Override
+    public long pause(String gateKey, long pauseMicros) {
+        if (pauseMicros < 0) {
+            throw new IllegalArgumentException("a pause is at least 0 µs, got " + pauseMicros);
+        }
+        Stripe stripe = stripes[stripeOf(gateKey)];
+        stripe.lock.lock();
+        try {
+            long now = clock.nowMicros();
+            long until = Math.max(stripe.pausedUntil(gateKey, now), now + pauseMicros);
+            if (until > now) {
+                stripe.put(gateKey, new Pause(until));
+            }
+            return until - now;
+        } finally {
+            stripe.lock.unlock();
+        }
+    }
+
+    /** A pause gate's state: nothing holding it is admitted before {@code untilMicros}. */
+    private record Pause(long untilMicros) {
+    }
+
     private static long longestWindow(List<Limit> limits) {
         long longest = 0;
         for (Limit l : limits) {
@@ -332,7 +364,7 @@ public final class LocalStore implements BucketStore {
     /**
      * One lock and one access-ordered map. A value is a token-bucket state ({@code long[]}: TAT,
      * remainder and its unit per limit, then the expiry in µs), a {@link SlidingLog}, a
-     * {@link CalendarQuota} or {@link Leases}. A value of
+     * {@link CalendarQuota}, {@link Leases} or a {@link Pause}. A value of
      * the other algorithm than the request's is treated as absent and dropped (keys name their
      * algorithm, so only a caller that does not can meet one).
      */
@@ -388,6 +420,18 @@ public final class LocalStore implements BucketStore {
                 remove(key);
             }
             return new SlidingLog();
+        }
+
+        /** When the pause at a gate key ends; 0 when none lasts beyond now (an ended one is dropped). */
+        long pausedUntil(String key, long now) {
+            Object v = map.get(key);
+            if (v instanceof Pause p && p.untilMicros() > now) {
+                return p.untilMicros();
+            }
+            if (v != null) {
+                remove(key);
+            }
+            return 0;
         }
 
         /** The leases at a key; new and unstored when absent. */

@@ -43,7 +43,7 @@ import java.util.function.LongSupplier;
  * <p>Longer than most classes on purpose (about 330 lines): it is the one place that turns a
  * bucket request of any algorithm into the scripts' arguments and back, and splits a Cluster
  * request by slot; split, the argument layout of {@code bucket.lua}, {@code refund.lua} and
- * {@code release.lua} would be written in two places.
+ * {@code release.lua} would be written in two places. {@code pause.lua} sets a pause gate's end.
  *
  * <p>Thread-safe.
  */
@@ -55,6 +55,8 @@ public final class RedisStore implements BucketStore {
     public static final String SHA1 = sha1(SCRIPT);
     static final String REFUND = readScript("refund.lua");
     static final String RELEASE = readScript("release.lua");
+    static final String PAUSE = readScript("pause.lua");
+    private static final byte[] PAUSE_BYTES = PAUSE.getBytes(StandardCharsets.UTF_8);
     private static final byte[] RELEASE_BYTES = RELEASE.getBytes(StandardCharsets.UTF_8);
     private static final byte[] SCRIPT_BYTES = SCRIPT.getBytes(StandardCharsets.UTF_8);
     private static final byte[] SHA1_BYTES = SHA1.getBytes(StandardCharsets.US_ASCII);
@@ -205,8 +207,8 @@ public final class RedisStore implements BucketStore {
 
     /** A bucket's constant arguments, encoded the first time its shape is seen. */
     private byte[][] shape(BucketRequest r) {
-        if (r.isLease()) {
-            return encode(bucketArguments(r)); // the lease id changes every call
+        if (r.isLease() || r.gate()) {
+            return encode(bucketArguments(r)); // the lease id changes every call; a gate is rare
         }
         Shape key = new Shape(r.limits(), r.cost(), r.enforcing(), r.algorithm());
         byte[][] cached = shapes.get(key);
@@ -239,6 +241,9 @@ public final class RedisStore implements BucketStore {
             Limit l = r.limits().get(0);
             return List.of(r.enforcing() ? "1" : "0", "i", "1", "1", Long.toString(l.capacity()),
                     Long.toString(l.windowMicros()), r.lease());
+        }
+        if (r.gate()) {
+            return List.of(r.enforcing() ? "1" : "0", "g", "1", "1", Long.toString(r.limits().get(0).capacity()), "0", "0");
         }
         if (r.algorithm() == Algorithm.CALENDAR) {
             List<String> a = new ArrayList<>(4 + 5 * r.limits().size());
@@ -293,6 +298,17 @@ public final class RedisStore implements BucketStore {
             }
             redis.eval(RELEASE_BYTES, keys, ids);
         }
+    }
+
+    /** Sets a pause with {@code pause.lua}, placed by Redis' clock (or the test's). */
+    @Override
+    public long pause(String gateKey, long pauseMicros) {
+        if (pauseMicros < 0) {
+            throw new IllegalArgumentException("a pause is at least 0 µs, got " + pauseMicros);
+        }
+        byte[] clock = clockOverride == null ? EMPTY : bytes(Long.toString(clockOverride.getAsLong()));
+        long[] reply = redis.eval(PAUSE_BYTES, List.of(bytes(gateKey)), List.of(clock, bytes(Long.toString(pauseMicros))));
+        return reply[0];
     }
 
     private static byte[] bytes(String s) {

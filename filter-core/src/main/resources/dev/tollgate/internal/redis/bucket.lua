@@ -17,6 +17,9 @@ KEYS[i]   one key per (client, policy, algorithm): a sliding log's key ends with
           at the end of the latest of its windows.
           Concurrency lease (algorithm i, in flight): a sorted set of the live leases of one client under one
           policy, member the lease id, score its expiry in µs. Its key ends with ":c".
+          Pause gate (algorithm g): a string, the time in µs before which the gate admits nothing,
+          written by pause.lua (which never moves it earlier); it expires (PX) at that time. Its
+          key ends with ":p".
 
 ARGV[1]   "" to read the clock from Redis TIME (always, in production); tests may pass a time in
           microseconds instead, to drive the clock. Keys still expire in Redis' real time, so
@@ -36,6 +39,8 @@ ARGV[3..] for each key, in order: enforcing (1, or 0 for shadow), algorithm (b: 
                           nearest window is used, and its reset is said as at least 1 µs away.
             lease         slots, lease in µs, lease id (cost 1, m 1): at most slots live leases;
                           taking adds the lease id, expiring one lease after now
+            gate          capacity, 0, 0 (cost 1, m 1): admits unless its pause lasts beyond now;
+                          takes nothing; the capacity only fills its answer
 
 Reply     a flat array, four integers per limit, keys in order then limits in order:
           remaining (tokens, or requests left in the window), µs until one more is available
@@ -43,6 +48,8 @@ Reply     a flat array, four integers per limit, keys in order then limits in or
           (0 when it does); then the time of the decision in µs (refund.lua needs it).
           For a lease: slots free, µs until the oldest live lease expires, µs until the newest
           does (both 0 when none is held), and when refused the µs until the oldest expires.
+          For a gate: the capacity given when open, else 0, then three times the µs left of its
+          pause (0 when open).
 
 Semantics the request passes when every limit of every enforcing key admits it. Then each
           enforcing key takes cost from each of its limits, and so does each shadow key whose
@@ -176,12 +183,26 @@ for i = 1, #KEYS do
   local enforcing = ARGV[a] == '1'
   local log = ARGV[a + 1] == 'l'
   local lease = ARGV[a + 1] == 'i'
+  local gate = ARGV[a + 1] == 'g'
   local calendar = ARGV[a + 1] == 'c'
   local cost = tonumber(ARGV[a + 2])
   local m = tonumber(ARGV[a + 3])
   a = a + 4
   local limits, ok, longest, most, capped, held = {}, true, 0, 0, false, 0
-  if lease then
+  if gate then
+    -- a pause of another type is absent (and deleted); a pause that ended is absent
+    local untilMicros = redis.pcall('GET', KEYS[i])
+    if type(untilMicros) == 'table' and untilMicros.err then
+      redis.call('DEL', KEYS[i])
+      untilMicros = nil
+    end
+    untilMicros = tonumber(untilMicros) or 0
+    held = 0
+    if untilMicros > now then held = untilMicros - now end
+    ok = held == 0
+    limits[1] = { tonumber(ARGV[a]) }
+    a = a + 3
+  elseif lease then
     local slots, span, id = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), ARGV[a + 2]
     a = a + 3
     held = redis.pcall('ZCARD', KEYS[i])
@@ -270,8 +291,8 @@ for i = 1, #KEYS do
       limits[j] = { cap, p, n, d, wanted }
     end
   end
-  -- slot 9 is the calendar quota's flag (algorithm c), slot 10 the lease's (algorithm i)
-  buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held, calendar, lease }
+  -- slot 9 is the calendar quota's flag (algorithm c), slot 10 the lease's (algorithm i), 11 the gate's (g)
+  buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held, calendar, lease, gate }
   if enforcing and not ok then admitAll = false end
 end
 
@@ -294,7 +315,12 @@ end
 for i = 1, #KEYS do
   local b = buckets[i]
   local take = admitAll and b[2]
-  if b[10] then
+  if b[11] then
+    -- a gate takes nothing; held is the µs left of its pause
+    local open = 0
+    if b[2] then open = b[3][1][1] end
+    answer(open, b[8], b[8], b[8])
+  elseif b[10] then
     local key, l, held = KEYS[i], b[3][1], b[8]
     if take then
       redis.call('ZADD', key, string.format('%.0f', now + l[2]), l[3])

@@ -535,6 +535,70 @@ public abstract class BucketStoreContract {
         }
     }
 
+    /** One call of a bucket behind its pause gate, as an outbound call asks: the bucket's state, then the gate's. */
+    private long[] gated(String bucket, String gate, String limits) {
+        List<Limit> l = Limit.parse(limits);
+        return Replies.flat(store.acquire(List.of(new BucketRequest(bucket, l, 1, true),
+                BucketRequest.pauseGate(gate, l.get(0), true))));
+    }
+
+    @Test
+    void aPausedGateAdmitsNothingUntilThePauseEndsAndTakesNothingMeanwhile() {
+        String b = key("paused");
+        String g = key("paused") + ":p";
+        assertArrayEquals(new long[] {9, 100_000, 100_000, 0, 10, 0, 0, 0}, gated(b, g, "10/s"));
+        assertEquals(2_000_000, store.pause(g, 2_000_000));
+        long[] refused = gated(b, g, "10/s");
+        assertArrayEquals(new long[] {9, 100_000, 100_000, 0, 0, 2_000_000, 2_000_000, 2_000_000}, refused,
+                "the bucket would admit, the gate refuses with the pause left, and nothing is taken");
+        clock.advanceMicros(1_999_999);
+        assertArrayEquals(new long[] {0, 1, 1, 1}, java.util.Arrays.copyOfRange(gated(b, g, "10/s"), 4, 8));
+        clock.advanceMicros(1);
+        long[] open = gated(b, g, "10/s");
+        assertTrue(admitted(open), "the pause ends exactly at its end");
+        assertArrayEquals(new long[] {9, 100_000, 100_000, 0, 10, 0, 0, 0}, open,
+                "the bucket refilled meanwhile, and took one token now");
+    }
+
+    @Test
+    void aPauseNeverShortensAnotherAndTheLaterEndWins() {
+        String g = key("later") + ":p";
+        assertEquals(5_000_000, store.pause(g, 5_000_000));
+        clock.advanceMicros(1_000_000);
+        assertEquals(4_000_000, store.pause(g, 1_000_000), "a shorter pause leaves the longer one");
+        assertEquals(4_000_000, store.pause(g, 0));
+        assertEquals(6_000_000, store.pause(g, 6_000_000), "a longer one extends it");
+        clock.advanceMicros(5_999_999);
+        assertFalse(admitted(gated(key("later"), g, "1/s")));
+        clock.advanceMicros(1);
+        assertTrue(admitted(gated(key("later"), g, "1/s")));
+        assertEquals(0, store.pause(g, 0), "an ended pause is gone; a pause of 0 sets none");
+    }
+
+    @Test
+    void aRefusalWaitsForTheLongerOfTheBucketAndThePause() {
+        String b = key("both");
+        String g = key("both") + ":p";
+        assertTrue(admitted(gated(b, g, "1/10s")));
+        store.pause(g, 3_000_000);
+        long[] r = gated(b, g, "1/10s");
+        assertEquals(10_000_000, r[3], "the bucket's own wait");
+        assertEquals(3_000_000, r[7], "the gate's");
+        clock.advanceMicros(3_000_000);
+        long[] later = gated(b, g, "1/10s");
+        assertEquals(7_000_000, later[3]);
+        assertEquals(0, later[7], "the pause ended; the bucket still refuses");
+    }
+
+    @Test
+    void aBucketThatRefusesLeavesTheGateAsItWas() {
+        String b = key("gate-untouched");
+        String g = key("gate-untouched") + ":p";
+        assertTrue(admitted(gated(b, g, "1/s")));
+        assertFalse(admitted(gated(b, g, "1/s")));
+        assertEquals(0, store.pause(g, 0), "no pause appeared");
+    }
+
     int countAdmitted(String key, String limits, int max) {
         int n = 0;
         for (int i = 0; i < max; i++) {

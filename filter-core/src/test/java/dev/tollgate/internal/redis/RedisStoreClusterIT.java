@@ -49,6 +49,34 @@ class RedisStoreClusterIT {
     }
 
     @Test
+    void aPauseGateSharesItsBucketsSlotSoBothAreDecidedInOneCall() {
+        try (RedisCluster cluster = RedisCluster.start()) {
+            RedisSettings settings = new RedisSettings(RedisSettings.Topology.CLUSTER, cluster.seeds(), null, false, null, null, 0,
+                    Duration.ofSeconds(2), 8, 3, Duration.ofSeconds(1), false);
+            RedisPort port = JedisPort.create(settings);
+            try (RedisStore store = new RedisStore(port)) {
+                for (boolean compact : new boolean[] {false, true}) {
+                    String client = BucketKeys.client("remote=github");
+                    String bucket = compact ? BucketKeys.compactKey("t:", "github", client, true)
+                            : BucketKeys.key("tollgate:", "github", client);
+                    String gate = bucket + ":p"; // as ClientKeys.pauseKey makes it
+                    assertEquals(port.slot(bucket), port.slot(gate), "one slot: " + bucket + ", " + gate);
+                    store.load(bucket);
+                    List<Limit> limits = Limit.parse("5/min");
+                    List<BucketRequest> call = List.of(new BucketRequest(bucket, limits, 1, true),
+                            BucketRequest.pauseGate(gate, limits.get(0), true));
+                    assertEquals(0, Replies.flat(store.acquire(call))[7], "open: no wait from the gate");
+                    long left = store.pause(gate, 30_000_000);
+                    assertTrue(left > 29_000_000 && left <= 30_000_000, "paused on Redis' clock: " + left);
+                    long[] refused = Replies.flat(store.acquire(call));
+                    assertTrue(refused[7] > 0, "the gate refuses while paused");
+                    assertEquals(4, refused[0], "and nothing was taken from the bucket");
+                }
+            }
+        }
+    }
+
+    @Test
     void policiesWhoseKeysLiveOnDifferentMastersAreStillAllOrNothing() {
         try (RedisCluster cluster = RedisCluster.start()) {
             RedisSettings settings = new RedisSettings(RedisSettings.Topology.CLUSTER, cluster.seeds(), null, false, null, null, 0,

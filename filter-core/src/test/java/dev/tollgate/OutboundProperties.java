@@ -1,0 +1,150 @@
+package dev.tollgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.config.ConfigLookup;
+import dev.tollgate.config.ConfigSources;
+import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.local.LocalStore;
+import dev.tollgate.testing.ManualClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+
+/**
+ * The outbound guarantee: calls to one remote from several nodes sharing a store get at most the
+ * policy's limit together (burst + rate x time in any interval), and none passes while a pause a
+ * remote's answer set lasts. Two limiters (two "nodes") share one in-memory store on a clock the
+ * test moves; a small reference model (one token bucket in whole microseconds per token, one
+ * pause end) must agree with every decision, verdict and wait, and the bound is checked on what
+ * passed.
+ */
+class OutboundProperties {
+
+    /** Limits whose time per token is a whole number of µs, so the model counts in longs. */
+    static final List<String> LIMITS = List.of("2/s", "5/s burst 10", "1/10s burst 3", "4/s burst 1", "100/min burst 5");
+    static final long MAX_PAUSE_MICROS = 30_000_000;
+
+    sealed interface Step permits Call, Wait, Pause {
+    }
+
+    record Call(int node) implements Step {
+    }
+
+    record Wait(long micros) implements Step {
+    }
+
+    /** A remote answered node {@code node} with a pause of {@code micros} (negative or beyond max-pause: absurd). */
+    record Pause(int node, long micros) implements Step {
+    }
+
+    /** The reference: one GCRA bucket (time it is full again) and the end of the pause. */
+    static final class Model {
+        final long capacity;
+        final long perToken;
+        long tat;
+        long pausedUntil;
+
+        Model(Limit limit) {
+            this.capacity = limit.capacity();
+            this.perToken = limit.refillPeriodMicros() / limit.refillTokens();
+        }
+
+        /** The wait the call gets: 0 when it passes (and takes a token). */
+        long call(long now) {
+            long after = Math.max(tat, now) + perToken;
+            long bucketWait = Math.max(0, after - now - capacity * perToken);
+            long pauseWait = Math.max(0, pausedUntil - now);
+            if (bucketWait == 0 && pauseWait == 0) {
+                tat = after;
+                return 0;
+            }
+            return Math.max(bucketWait, pauseWait);
+        }
+
+        long pause(long now, long micros) {
+            long clamped = Math.min(Math.max(0, micros), MAX_PAUSE_MICROS);
+            pausedUntil = Math.max(pausedUntil, now + clamped);
+            return pausedUntil - now;
+        }
+    }
+
+    @Property(tries = 300)
+    void callsFromAllNodesStayUnderTheLimitAndNoneWhilePaused(@ForAll("limits") String limits,
+                                                              @ForAll("steps") List<Step> steps) {
+        ManualClock clock = new ManualClock();
+        TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+                "tollgate.policies", "partner",
+                "tollgate.policy.partner.limits", limits,
+                "tollgate.policy.partner.max-pause", "30s"))), OutboundProperties.class.getClassLoader());
+        LocalStore shared = new LocalStore(1_000, clock::nowMicros);
+        List<RateLimiter> nodes = List.of(new RateLimiter(config, shared, null), new RateLimiter(config, shared, null));
+        Limit limit = config.policy("partner").orElseThrow().limits().get(0);
+        Model model = new Model(limit);
+        List<Long> passed = new ArrayList<>();
+        List<Integer> passedAt = new ArrayList<>();
+        List<long[]> pauses = new ArrayList<>(); // step index, end
+        for (int i = 0; i < steps.size(); i++) {
+            Step step = steps.get(i);
+            long now = clock.nowMicros();
+            if (step instanceof Wait w) {
+                clock.advanceMicros(w.micros());
+            } else if (step instanceof Pause p) {
+                Duration left = nodes.get(p.node()).pauseRemote("partner", "api.example", Duration.ofNanos(p.micros() * 1000));
+                long expected = model.pause(now, p.micros());
+                assertEquals(expected, left.toNanos() / 1000, "the pause in force after " + step);
+                pauses.add(new long[] {i, now + expected});
+            } else if (step instanceof Call c) {
+                Decision d = nodes.get(c.node()).checkRemote("partner", "api.example", "GET", "/repos");
+                long expected = model.call(now);
+                assertEquals(expected == 0, d.allowed(), "verdict of " + step + " at " + now);
+                assertEquals(expected, d.allowed() ? 0 : d.retryAfterMicros(), "wait of " + step);
+                if (d.allowed()) {
+                    passed.add(now);
+                    passedAt.add(i);
+                }
+            }
+        }
+        for (int k = 0; k < passed.size(); k++) {
+            for (long[] p : pauses) {
+                assertTrue(passedAt.get(k) < p[0] || passed.get(k) >= p[1],
+                        "a call passed at " + passed.get(k) + ", before the end " + p[1] + " of a pause set earlier");
+            }
+        }
+        for (int i = 0; i < passed.size(); i++) {
+            for (int j = i; j < passed.size(); j++) {
+                long span = passed.get(j) - passed.get(i);
+                long most = limit.capacity() + span / model.perToken;
+                assertTrue(j - i + 1 <= most, (j - i + 1) + " calls in " + span + " µs, the limit allows " + most);
+            }
+        }
+    }
+
+    @Provide
+    Arbitrary<String> limits() {
+        return Arbitraries.of(LIMITS);
+    }
+
+    @Provide
+    Arbitrary<List<Step>> steps() {
+        Arbitrary<Step> call = Arbitraries.integers().between(0, 1).map(Call::new);
+        Arbitrary<Step> wait = Arbitraries.frequencyOf(
+                Tuple.of(6, Arbitraries.longs().between(1, 600_000)),
+                Tuple.of(1, Arbitraries.longs().between(600_000, 40_000_000))).map(Wait::new);
+        Arbitrary<Step> pause = Combinators.combine(Arbitraries.integers().between(0, 1), Arbitraries.frequencyOf(
+                Tuple.of(6, Arbitraries.longs().between(0, 5_000_000)),
+                Tuple.of(1, Arbitraries.longs().between(-10_000_000, -1)),
+                Tuple.of(1, Arbitraries.longs().between(30_000_000, 400L * 86_400_000_000L)))).as(Pause::new);
+        return Arbitraries.frequencyOf(Tuple.of(10, call), Tuple.of(5, wait), Tuple.of(2, pause))
+                .list().ofMinSize(1).ofMaxSize(80);
+    }
+}

@@ -1,0 +1,103 @@
+package dev.tollgate.jaxrs.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** What a remote's answer asks for, field by field; and no header text makes it throw or leave [0, max-pause]. */
+class RemoteAnswersTest {
+
+    static final long NOW = 1_790_000_000_000L; // Mon, 21 Sep 2026 14:13:20 GMT
+    static final Duration MAX = Duration.ofMinutes(5);
+
+    static RemoteAnswers.Reading read(int status, String... nameValue) {
+        Map<String, String> h = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        for (int i = 0; i < nameValue.length; i += 2) {
+            h.put(nameValue[i], nameValue[i + 1]);
+        }
+        return RemoteAnswers.read(status, h::get, NOW, MAX);
+    }
+
+    static String httpDate(long millis) {
+        return java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                java.time.Instant.ofEpochMilli(millis).atZone(java.time.ZoneOffset.UTC));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "429 | Retry-After | 30                                 | 30000  | false",
+            "503 | Retry-After | 0                                  | 0      | false",
+            "429 | Retry-After | 301                                | 300000 | true",
+            "429 | Retry-After | -1                                 | 300000 | true",
+            "429 | Retry-After | 1e3                                | 300000 | true",
+            "429 | Retry-After | Thu, 01 Jan 1970 00:00:00 GMT      | 0      | false",
+            "200 | RateLimit   | '\"default\";r=0;t=12'             | 12000  | false",
+            "200 | RateLimit   | '\"a\";r=3;t=1, \"b\";r=0;t=40'    | 40000  | false",
+            "429 | RateLimit   | 'limit=10, remaining=0, reset=8'   | 8000   | false",
+            "200 | RateLimit   | '\"x\";r=0;t=999999'               | 300000 | true"})
+    void readsTheRemotesFields(int status, String name, String value, long millis, boolean clamped) {
+        RemoteAnswers.Reading r = read(status, name, value);
+        assertEquals(Duration.ofMillis(millis), r.pause());
+        assertEquals(clamped, r.absurd() != null, String.valueOf(r.absurd()));
+    }
+
+    @org.junit.jupiter.api.Test
+    void anHttpDateCountsFromNowAndTheLongestSignalWins() {
+        assertEquals(Duration.ofSeconds(90), read(503, "Retry-After", httpDate(NOW + 90_000)).pause());
+        // NOW is Monday, 21 Sep 2026 14:13:20 GMT; the obsolete forms a recipient must read too
+        assertEquals(Duration.ofSeconds(100), read(429, "Retry-After", "Monday, 21-Sep-26 14:15:00 GMT").pause());
+        assertEquals(Duration.ofSeconds(100), read(429, "Retry-After", "Mon Sep 21 14:15:00 2026").pause());
+        assertEquals(Duration.ofSeconds(20), read(429, "Retry-After", "5", "RateLimit", "\"d\";r=0;t=20").pause());
+        assertEquals(Duration.ofSeconds(9), read(200, "RateLimit", "\"d\";r=0", "RateLimit-Policy", "\"d\";q=100;w=9").pause(),
+                "no t: the policy's window");
+        assertEquals(Duration.ofSeconds(4), read(200, "RateLimit-Remaining", "0", "RateLimit-Reset", "4").pause());
+        assertEquals(Duration.ofSeconds(42), read(200, "X-RateLimit-Remaining", "0",
+                "X-RateLimit-Reset", Long.toString(NOW / 1000 + 42)).pause(), "GitHub's epoch seconds");
+        assertEquals(Duration.ofSeconds(3), read(403, "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "3").pause());
+    }
+
+    @org.junit.jupiter.api.Test
+    void answersThatAskForNothing() {
+        assertNull(read(200));
+        assertNull(read(200, "Retry-After", "30"), "Retry-After only counts on a refusal");
+        assertNull(read(200, "RateLimit", "\"d\";r=1;t=30"));
+        assertNull(read(200, "RateLimit", "\"d\";r=0;t=soon"));
+        assertNull(read(200, "X-RateLimit-Remaining", "5", "X-RateLimit-Reset", "30"));
+    }
+
+    @Property(tries = 2000)
+    void noHeaderTextThrowsOrLeavesZeroToMaxPause(@ForAll("statuses") int status, @ForAll("texts") String retryAfter,
+                                                  @ForAll("texts") String rateLimit, @ForAll("texts") String policy,
+                                                  @ForAll("texts") String remaining, @ForAll("texts") String reset) {
+        RemoteAnswers.Reading r = read(status, "Retry-After", retryAfter, "RateLimit", rateLimit, "RateLimit-Policy", policy,
+                "X-RateLimit-Remaining", remaining, "X-RateLimit-Reset", reset);
+        if (r != null) {
+            assertTrue(!r.pause().isNegative() && r.pause().compareTo(MAX) <= 0, r.toString());
+        }
+    }
+
+    @Provide
+    Arbitrary<Integer> statuses() {
+        return Arbitraries.of(200, 403, 429, 503);
+    }
+
+    @Provide
+    Arbitrary<String> texts() {
+        return Arbitraries.oneOf(
+                Arbitraries.strings().ofMaxLength(40),
+                Arbitraries.strings().withChars("0123456789-;=,\"\\ rtwq").ofMaxLength(30),
+                Arbitraries.of("0", "\"d\";r=0;t=", "-0", "99999999999999999999999", "Tue, 31 Feb 2026 25:61:00 GMT"),
+                Arbitraries.strings().withChars("0123456789").ofMinLength(60).ofMaxLength(5000));
+    }
+}
