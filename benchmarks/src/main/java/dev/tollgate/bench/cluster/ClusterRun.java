@@ -49,6 +49,7 @@ public final class ClusterRun {
         long sliceMillis = options.duration("time", Duration.ofSeconds(1)).toMillis();
         int pool = options.integer("pool", 16);
         Duration timeout = Duration.ofSeconds(10); // throughput, not fault handling, is measured
+        RedisServer.deleteTree(out); // a node started on an old nodes.conf would look for the old cluster
         Files.createDirectories(out);
         List<RedisServer> servers = new ArrayList<>();
         try {
@@ -123,6 +124,21 @@ public final class ClusterRun {
         throw new IllegalStateException("the three-node cluster did not reach cluster_state:ok in 30 s");
     }
 
+    /** Loads the script, asking again for a while: a cluster just formed may still be agreeing on its slots. */
+    private static void load(RedisStore store, String key) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                store.load(key);
+                return;
+            } catch (RuntimeException e) {
+                if (attempt == 20) {
+                    throw e;
+                }
+                Thread.sleep(500);
+            }
+        }
+    }
+
     /** The median decisions per second of each store, the same threads running one store at a time. */
     private static double[] measure(List<RedisStore> stores, int threads, int rounds, long sliceMillis)
             throws InterruptedException {
@@ -133,7 +149,7 @@ public final class ClusterRun {
                     limits, 1, true)));
         }
         for (RedisStore s : stores) {
-            s.load(requests.get(0).get(0).key());
+            load(s, requests.get(0).get(0).key());
         }
         int count = stores.size();
         LongAdder[] done = new LongAdder[count];

@@ -202,7 +202,7 @@ public final class JedisPort implements RedisPort {
                         .maxAttempts(2)
                         .maxTotalRetriesDuration(t)
                         .build();
-                return new JedisPort(client, settings.describe(), provider, t, leaders(settings));
+                return new JedisPort(client, settings.describe(), provider, t, settings.autoPipelining() ? CLUSTER_PIPELINE_LEADERS : 0);
             }
             case SENTINEL: {
                 DefaultJedisClientConfig.Builder sentinelConfig = tls.configure(DefaultJedisClientConfig.builder())
@@ -264,6 +264,15 @@ public final class JedisPort implements RedisPort {
      * with sixteen (one per pooled connection) and 9-11k without pipelining.
      */
     static final int PIPELINE_LEADERS = 2;
+
+    /**
+     * Batches in flight at once per master of a cluster. With three masters or more, one each is
+     * already more batches than the two that keep one Redis busy, and more make smaller batches:
+     * on the benchmark machine (2 cores), 64 threads over three masters made 1.03x the standalone
+     * figure with one leader per master against 0.74x with two, in the same run of
+     * {@code -Dbench=cluster} (docs/benchmarks.md).
+     */
+    static final int CLUSTER_PIPELINE_LEADERS = 1;
 
     private static int leaders(RedisSettings settings) {
         return settings.autoPipelining() ? Math.min(PIPELINE_LEADERS, settings.poolSize()) : 0;
