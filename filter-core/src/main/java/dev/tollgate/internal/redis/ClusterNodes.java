@@ -1,17 +1,17 @@
 package dev.tollgate.internal.redis;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
-import redis.clients.jedis.Connection;
+import java.util.function.LongSupplier;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClusterInfoCache;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
-import redis.clients.jedis.util.Pool;
 
 /**
  * The masters of a Redis Cluster as Jedis' slot cache knows them, each with what {@link JedisPort}
@@ -21,41 +21,83 @@ import redis.clients.jedis.util.Pool;
  *
  * <p>A call that finds the cache wrong (a {@code MOVED}, a master gone) asks for it to be renewed
  * ({@link #renewSoon}): one renewal at a time, at most one per {@link #RENEW_GAP}, on a thread of
- * its own, so that no caller spends its time budget asking the cluster for its topology. A renewal
- * that drops or replaces a master's pool drops what was kept for it; a call already holding it
- * fails on the closed pool like on a master gone.
+ * its own, so that no caller spends its time budget asking the cluster for its topology. What is
+ * kept for a master lives as long as its pool: a renewal that drops or replaces a master's pool
+ * drops it, and a call already holding it fails on the closed pool like on a master gone.
  *
  * <p>Thread-safe.
  *
+ * @param <P> a master's connection pool
  * @param <N> what is kept per master
  */
-final class ClusterNodes<N> {
+final class ClusterNodes<P, N> {
 
     /** The least time between two renewals: a master down fails every call to it until its replica takes over. */
     static final Duration RENEW_GAP = Duration.ofMillis(100);
 
-    private record Kept<N>(Pool<Connection> pool, N node) {
+    /** The slot cache: Jedis' in production, a model in tests. Implementations must be thread-safe. */
+    interface SlotCache<P> {
+        /** The master serving {@code slot}, or {@code null} if none is known. */
+        HostAndPort master(int slot);
+
+        /** The pool of every node known, by address. */
+        Map<HostAndPort, P> pools();
+
+        /** Asks the cluster for its slots again (blocks while it asks). */
+        void renew();
     }
 
-    private final ClusterConnectionProvider provider;
-    private final Function<Pool<Connection>, N> make;
-    private final Map<HostAndPort, Kept<N>> kept = new ConcurrentHashMap<>();
+    private record Kept<P, N>(P pool, N node) {
+    }
+
+    private final SlotCache<P> cache;
+    private final Function<P, N> make;
+    private final Executor renewals;
+    private final LongSupplier nanoTime;
+    private final Map<HostAndPort, Kept<P, N>> kept = new ConcurrentHashMap<>();
     private final AtomicBoolean renewing = new AtomicBoolean();
-    private volatile long lastRenewalNanos = System.nanoTime() - RENEW_GAP.toNanos();
-    private volatile Thread renewal;
+    /** When the last renewal ended; guarded by {@code renewing} for writes. */
+    private volatile long lastRenewalNanos;
     private volatile boolean closed;
 
     /**
-     * @param make what to keep for a master, given its pool (called once per master and pool)
+     * @param make     what to keep for a master, given its pool (called once per master and pool)
+     * @param renewals runs each renewal (a new daemon thread, in production)
      */
-    ClusterNodes(ClusterConnectionProvider provider, Function<Pool<Connection>, N> make) {
-        this.provider = provider;
+    ClusterNodes(SlotCache<P> cache, Function<P, N> make, Executor renewals, LongSupplier nanoTime) {
+        this.cache = cache;
         this.make = make;
+        this.renewals = renewals;
+        this.nanoTime = nanoTime;
+        this.lastRenewalNanos = nanoTime.getAsLong() - RENEW_GAP.toNanos();
+    }
+
+    /** Over the slot cache of a Jedis cluster client's connection provider, renewals on threads of their own. */
+    static <N> ClusterNodes<ConnectionPool, N> of(ClusterConnectionProvider provider, Function<ConnectionPool, N> make) {
+        SlotCache<ConnectionPool> cache = new SlotCache<>() {
+            @Override
+            public HostAndPort master(int slot) {
+                return provider.getNode(slot);
+            }
+
+            @Override
+            public Map<HostAndPort, ConnectionPool> pools() {
+                Map<HostAndPort, ConnectionPool> out = new HashMap<>();
+                provider.getNodes().forEach((address, pool) -> out.put(HostAndPort.from(address), pool));
+                return out;
+            }
+
+            @Override
+            public void renew() {
+                provider.renewSlotCache();
+            }
+        };
+        return new ClusterNodes<>(cache, make, ConnectingPort.threadPerAttempt("tollgate-redis-slots"), System::nanoTime);
     }
 
     /** What is kept for the master of {@code slot}; {@code null} (and a renewal asked for) when the cache knows none. */
     N forSlot(int slot) {
-        HostAndPort master = provider.getNode(slot);
+        HostAndPort master = cache.master(slot);
         N node = master == null ? null : forMaster(master);
         if (node == null) {
             renewSoon();
@@ -65,11 +107,11 @@ final class ClusterNodes<N> {
 
     /** What is kept for the master at {@code address}; {@code null} when the cache does not know it. */
     N forMaster(HostAndPort address) {
-        Kept<N> k = kept.get(address);
+        Kept<P, N> k = kept.get(address);
         if (k != null) {
             return k.node();
         }
-        ConnectionPool pool = provider.getNodes().get(JedisClusterInfoCache.getNodeKey(address));
+        P pool = cache.pools().get(address);
         if (pool == null) {
             return null;
         }
@@ -78,25 +120,29 @@ final class ClusterNodes<N> {
 
     /** Asks for the slot cache to be renewed, unless a renewal runs or ran less than {@link #RENEW_GAP} ago. */
     void renewSoon() {
-        if (closed || System.nanoTime() - lastRenewalNanos < RENEW_GAP.toNanos() || !renewing.compareAndSet(false, true)) {
+        if (closed || nanoTime.getAsLong() - lastRenewalNanos < RENEW_GAP.toNanos() || !renewing.compareAndSet(false, true)) {
             return;
         }
-        Thread t = new Thread(this::renew, "tollgate-redis-slots");
-        t.setDaemon(true);
-        renewal = t;
-        t.start();
+        try {
+            renewals.execute(this::renew);
+        } catch (RuntimeException e) {
+            renewing.set(false); // no thread to run it: a later failure asks again
+        }
     }
 
     private void renew() {
         try {
-            provider.renewSlotCache();
-            Map<String, ConnectionPool> now = provider.getNodes();
-            kept.entrySet().removeIf(e -> now.get(JedisClusterInfoCache.getNodeKey(e.getKey())) != e.getValue().pool());
+            cache.renew();
+            Map<HostAndPort, P> now = cache.pools();
+            kept.entrySet().removeIf(e -> now.get(e.getKey()) != e.getValue().pool());
         } catch (RuntimeException e) {
             // no node answered: the next call that fails asks again
         } finally {
-            lastRenewalNanos = System.nanoTime();
-            renewing.set(false);
+            lastRenewalNanos = nanoTime.getAsLong();
+            synchronized (this) {
+                renewing.set(false);
+                notifyAll();
+            }
         }
     }
 
@@ -111,12 +157,15 @@ final class ClusterNodes<N> {
      */
     void close(Duration bound) {
         closed = true;
-        Thread t = renewal;
-        if (t != null) {
-            try {
-                t.join(TimeUnit.NANOSECONDS.toMillis(bound.toNanos()) + 1);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        long until = System.nanoTime() + bound.toNanos();
+        synchronized (this) {
+            for (long left = bound.toNanos(); renewing.get() && left > 0; left = until - System.nanoTime()) {
+                try {
+                    wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
             }
         }
     }

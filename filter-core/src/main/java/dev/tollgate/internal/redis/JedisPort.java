@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -118,7 +119,7 @@ public final class JedisPort implements RedisPort {
     /** The primary; null in a cluster. */
     private final Node primary;
     /** The masters of the cluster; null outside one. */
-    private final ClusterNodes<Node> masters;
+    private final ClusterNodes<ConnectionPool, Node> masters;
     /** Batches sent (round trips made for script calls), for tests. */
     private final LongAdder exchanges = new LongAdder();
 
@@ -133,7 +134,7 @@ public final class JedisPort implements RedisPort {
         this.newConnectionNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(3L * millis(timeout, 4)), timeoutNanos * 3 / 4);
         this.pipelineLeaders = pipelineLeaders;
         this.primary = cluster == null ? new Node(primaryPool(jedis)) : null;
-        this.masters = cluster == null ? null : new ClusterNodes<>(cluster, pool -> new Node(() -> pool));
+        this.masters = cluster == null ? null : ClusterNodes.of(cluster, pool -> new Node(() -> pool));
     }
 
     /** How to find the primary's pool now (a Sentinel failover replaces it). */
