@@ -27,8 +27,8 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisMovedDataException;
-import redis.clients.jedis.exceptions.JedisRedirectionException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.util.Delay;
 import redis.clients.jedis.util.JedisClusterCRC16;
@@ -62,7 +62,8 @@ import redis.clients.jedis.util.Pool;
  * ({@code tollgate.redis.auto-pipelining}): see {@link AutoPipeline}, one per node. A caller
  * alone still makes one plain round trip.
  *
- * <p>Longer than most classes on purpose: it is the one class that knows Jedis, so every Jedis
+ * <p>Longer than most classes on purpose: it is the one class that knows Jedis (with
+ * {@link ClusterNodes}, which reads a cluster's slot cache), so every Jedis
  * call (three topologies, pooling, the script cache, error translation) stays here and a Jedis
  * upgrade touches this file alone.
  */
