@@ -1,5 +1,6 @@
 package dev.tollgate.bench;
 
+import dev.tollgate.bench.cluster.ClusterRun;
 import dev.tollgate.bench.decision.DecisionRun;
 import dev.tollgate.bench.leasing.LeasingRun;
 import dev.tollgate.bench.scenario.ScenarioRun;
@@ -12,6 +13,7 @@ import java.util.Arrays;
  * <pre>
  * decision [quick] [threads=1,4,16,64] [iterations=3] [time=1s] [warmup=2] [only=regex] [pool=16] [timeout=10s] [prof=name]
  * leasing [quick] [threads=64] [rate=20000] [prefetch=100] [hold=200ms] [slice=2s] [rounds=5]
+ * cluster [threads=64] [rounds=5] [time=1s] [pool=16]
  * scenario [quick] [phase=20s] [warmup=6s] [rate=2000] [connections=128] [clients=50] [client-rate=5] [slots=8] [hold=5ms] [cpu=100us] [no-nginx] [no-pool-phase] [app-jfr]
  * </pre>
  *
@@ -38,8 +40,11 @@ public final class Main {
                 case "scenario":
                     ScenarioRun.run(out.resolve("scenario"), options);
                     break;
+                case "cluster":
+                    ClusterRun.run(out.resolve("cluster"), options);
+                    break;
                 default:
-                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision, -Dbench=leasing or -Dbench=scenario");
+                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision, -Dbench=scenario, -Dbench=leasing or -Dbench=cluster");
                     System.exit(2);
             }
             status = 0;

@@ -42,16 +42,27 @@ public final class RedisServer implements AutoCloseable {
      * @param dir scratch directory for its log
      */
     public static RedisServer start(Path dir) throws IOException, InterruptedException {
+        return start(dir, freePort());
+    }
+
+    /**
+     * Starts one on {@code port}.
+     *
+     * @param dir       scratch directory for its log
+     * @param extraArgs more {@code redis-server} options, e.g. to run a cluster node
+     */
+    public static RedisServer start(Path dir, int port, String... extraArgs) throws IOException, InterruptedException {
         Path binary = onPath("redis-server");
         if (binary == null) {
             throw new IllegalStateException("No redis-server on the PATH. The benchmarks need a real Redis:"
                     + " install it (Debian/Ubuntu: apt-get install redis-server redis-tools) and run again.");
         }
         Files.createDirectories(dir);
-        int port = freePort();
-        Process p = new ProcessBuilder(binary.toString(), "--port", Integer.toString(port), "--bind", "127.0.0.1",
+        List<String> cmd = new ArrayList<>(List.of(binary.toString(), "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--daemonize", "no",
-                "--maxclients", "10000")
+                "--maxclients", "10000"));
+        cmd.addAll(List.of(extraArgs));
+        Process p = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("redis.log").toFile())
                 .start();

@@ -98,8 +98,8 @@ public final class Settings {
     public static final Setting<Integer> REDIS_POOL_SIZE = add(ConfigKeys.REDIS_POOL_SIZE, "16",
             "a whole number from 1 to 1024", Parsers.intIn(1, 1024), "most connections per Redis server");
     public static final Setting<Boolean> REDIS_AUTO_PIPELINING = flag(ConfigKeys.REDIS_AUTO_PIPELINING, true,
-            "send concurrent decisions together, pipelined on shared connections (standalone and Sentinel; a Cluster"
-                    + " call always goes alone); `false`: one connection per call");
+            "send concurrent decisions together, pipelined on shared connections (in a Cluster, per master);"
+                    + " `false`: one connection per call");
     public static final Setting<String> REDIS_KEY_PREFIX = add(ConfigKeys.REDIS_KEY_PREFIX, "tollgate:",
             "up to 64 letters, digits and '_', '.', ':', '/', '-'", Parsers::keyPrefix, "prefix of every Redis key");
     public static final Setting<Boolean> REDIS_KEY_FORMAT = add(ConfigKeys.REDIS_KEY_FORMAT, "readable",

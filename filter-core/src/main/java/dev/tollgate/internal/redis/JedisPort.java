@@ -11,8 +11,10 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -24,7 +26,10 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisMovedDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.util.Delay;
 import redis.clients.jedis.util.JedisClusterCRC16;
 import redis.clients.jedis.util.Pool;
@@ -34,8 +39,9 @@ import redis.clients.jedis.util.Pool;
  * clients pool their connections.
  *
  * <p>The time budget {@code t} ({@code tollgate.redis.timeout}) bounds a whole script call,
- * however Redis fails. Outside a cluster this port sends its calls itself on a pooled connection
- * of the primary, and every wait is given only what is left of {@code t}: a caller starts a round
+ * however Redis fails. This port sends its calls itself on a pooled connection of the primary (or,
+ * in a cluster, of the master of the call's slot, as Jedis' slot cache knows it: see
+ * {@link ClusterNodes}), and every wait is given only what is left of {@code t}: a caller starts a round
  * trip only with at least {@code 3t/4} left (what opening a new connection takes when Redis
  * does not answer: connect {@code t/4} and the handshake's two replies {@code t/4} each, as
  * {@link #connect} configures Jedis), waits for a pooled connection only what is left beyond that, and reads each
@@ -45,15 +51,19 @@ import redis.clients.jedis.util.Pool;
  * with that much still left. A connection a call gives up on is handed back closed and replaced
  * by the next caller (within its time for a new connection), not by the caller out of time.
  * The one wait Jedis bounds alone is a new connection's handshake: Jedis 8 makes two round trips
- * ({@code HELLO}, then {@code CLIENT SETNAME}/{@code SETINFO}), each read within {@code t/4} outside
- * a cluster, so connect and handshake together stay within the {@code 3t/4} a call keeps for them.
- * In a cluster, Jedis routes each call and its own timeouts apply: connect {@code t/4}, read
- * {@code t/2}, retries within {@code t}.
+ * ({@code HELLO}, then {@code CLIENT SETNAME}/{@code SETINFO}), each read within {@code t/4}, so
+ * connect and handshake together stay within the {@code 3t/4} a call keeps for them.
  *
- * <p>Outside a cluster, concurrent script calls are pipelined ({@code tollgate.redis.auto-pipelining}):
- * see {@link AutoPipeline}. A caller alone still makes one plain round trip.
+ * <p>In a cluster, a call answered {@code MOVED} is sent once to the master named, with the same
+ * {@code 3t/4} still left; one answered {@code ASK} (a slot migrating) fails. Either, and a call
+ * that fails on a master's connection, asks for the slot cache to be renewed in the background.
  *
- * <p>Longer than most classes on purpose: it is the one class that knows Jedis, so every Jedis
+ * <p>Concurrent script calls for one node (the primary, or one master of a cluster) are pipelined
+ * ({@code tollgate.redis.auto-pipelining}): see {@link AutoPipeline}, one per node. A caller
+ * alone still makes one plain round trip.
+ *
+ * <p>Longer than most classes on purpose: it is the one class that knows Jedis (with
+ * {@link ClusterNodes}, which reads a cluster's slot cache), so every Jedis
  * call (three topologies, pooling, the script cache, error translation) stays here and a Jedis
  * upgrade touches this file alone.
  */
@@ -69,31 +79,63 @@ public final class JedisPort implements RedisPort {
     private record Script(byte[] sha1, byte[] script, List<byte[]> keys, List<byte[]> args) {
     }
 
+    /**
+     * A node this port sends script calls to (the primary, or one master of a cluster): its pool
+     * and, when calls are pipelined, its pipeline. Thread-safe.
+     */
+    private final class Node {
+        final Supplier<Pool<Connection>> pool;
+        /** Concurrent script calls sent together; null when each call has a connection of its own. */
+        final AutoPipeline<Script> pipeline;
+
+        Node(Supplier<Pool<Connection>> pool) {
+            this.pool = pool;
+            this.pipeline = pipelineLeaders > 0
+                    ? new AutoPipeline<>(pipelineLeaders, MAX_BATCH, newConnectionNanos,
+                            (batch, deadline) -> send(pool.get(), batch, deadline), System::nanoTime)
+                    : null;
+        }
+
+        Object once(Script s, long deadline) {
+            if (pipeline != null) {
+                return pipeline.call(s, deadline);
+            }
+            if (deadline - System.nanoTime() < newConnectionNanos) {
+                throw new BusyException(null); // not reached unless the JVM kept this thread from running
+            }
+            Object reply = send(pool.get(), List.of(s), deadline).get(0);
+            if (reply instanceof RuntimeException e) {
+                throw e;
+            }
+            return reply;
+        }
+    }
+
     private final UnifiedJedis jedis;
     private final String description;
-    private final boolean clustered;
-    private final Runnable dropIdleConnections;
     private final long timeoutNanos;
     /** What opening a connection takes when Redis does not answer: connect {@code t/4}, two reads {@code t/4}. */
     private final long newConnectionNanos;
-    /** The primary's pool, on which this port sends its own calls; null in a cluster. */
-    private final Supplier<Pool<Connection>> primary;
-    /** Concurrent script calls sent together; null when each call has a connection of its own. */
-    private final AutoPipeline<Script> pipeline;
+    private final int pipelineLeaders;
+    /** The primary; null in a cluster. */
+    private final Node primary;
+    /** The masters of the cluster; null outside one. */
+    private final ClusterNodes<ConnectionPool, Node> masters;
+    /** Batches sent (round trips made for script calls), for tests. */
+    private final LongAdder exchanges = new LongAdder();
 
-    JedisPort(UnifiedJedis jedis, String description, boolean clustered, Runnable dropIdleConnections, Duration timeout,
-              int pipelineLeaders) {
+    /**
+     * @param cluster the cluster client's connection provider (its slot cache), or {@code null} outside a cluster
+     */
+    JedisPort(UnifiedJedis jedis, String description, ClusterConnectionProvider cluster, Duration timeout, int pipelineLeaders) {
         this.jedis = jedis;
         this.description = description;
-        this.clustered = clustered;
-        this.dropIdleConnections = dropIdleConnections;
         this.timeoutNanos = timeout.toNanos();
         // below 4 ms, Jedis' timeouts (whole milliseconds, at least 1) add up to more than 3/4 of t
         this.newConnectionNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(3L * millis(timeout, 4)), timeoutNanos * 3 / 4);
-        this.primary = clustered ? null : primaryPool(jedis);
-        this.pipeline = !clustered && pipelineLeaders > 0
-                ? new AutoPipeline<>(pipelineLeaders, MAX_BATCH, newConnectionNanos, this::send, System::nanoTime)
-                : null;
+        this.pipelineLeaders = pipelineLeaders;
+        this.primary = cluster == null ? new Node(primaryPool(jedis)) : null;
+        this.masters = cluster == null ? null : ClusterNodes.of(cluster, pool -> new Node(() -> pool));
     }
 
     /** How to find the primary's pool now (a Sentinel failover replaces it). */
@@ -132,11 +174,11 @@ public final class JedisPort implements RedisPort {
         Duration t = settings.timeout();
         int borrow = millis(t, 4);
         int connect = millis(t, 4);
-        // Outside a cluster, script calls set their own read timeout to what is left of the
-        // budget; this one bounds only the handshake of a new connection (two round trips), so
-        // that connect and handshake stay within the 3/4 of the budget a call keeps for them.
-        // In a cluster Jedis reads every reply with it.
-        int read = settings.topology() == RedisSettings.Topology.CLUSTER ? millis(t, 2) : millis(t, 4);
+        // Script calls set their own read timeout to what is left of the budget; this one bounds
+        // the handshake of a new connection (two round trips), so that connect and handshake stay
+        // within the 3/4 of the budget a call keeps for them, and Jedis' own calls (the cluster's
+        // slots, loading the script, the server's version).
+        int read = millis(t, 4);
         RedisTls tls = RedisTls.of(settings);
         DefaultJedisClientConfig.Builder config = tls.configure(DefaultJedisClientConfig.builder())
                 .connectionTimeoutMillis(connect)
@@ -151,15 +193,18 @@ public final class JedisPort implements RedisPort {
         ConnectionPoolConfig pool = poolConfig(settings.poolSize(), Duration.ofMillis(borrow));
         switch (settings.topology()) {
             case CLUSTER: {
+                DefaultJedisClientConfig clientConfig = config.build();
+                // made here so that this port reads the slot cache the client routes by
+                ClusterConnectionProvider provider = new ClusterConnectionProvider(hosts(settings.nodes()), clientConfig, pool);
                 RedisClusterClient client = RedisClusterClient.builder()
                         .nodes(hosts(settings.nodes()))
-                        .clientConfig(config.build())
+                        .clientConfig(clientConfig)
                         .poolConfig(pool)
+                        .connectionProvider(provider)
                         .maxAttempts(2)
                         .maxTotalRetriesDuration(t)
                         .build();
-                // no pipelining across a cluster: each call goes to the node of its slot
-                return new JedisPort(client, settings.describe(), true, () -> { }, t, 0);
+                return new JedisPort(client, settings.describe(), provider, t, settings.autoPipelining() ? CLUSTER_PIPELINE_LEADERS : 0);
             }
             case SENTINEL: {
                 DefaultJedisClientConfig.Builder sentinelConfig = tls.configure(DefaultJedisClientConfig.builder())
@@ -179,8 +224,7 @@ public final class JedisPort implements RedisPort {
                         .sentinelReconnectDelay(Delay.constant(SENTINEL_RECONNECT))
                         .poolConfig(pool)
                         .build();
-                return new JedisPort(client, settings.describe(), false,
-                        () -> client.getPrimaryNodesConnectionMap().values().forEach(p -> p.clear()), t, leaders(settings));
+                return new JedisPort(client, settings.describe(), null, t, leaders(settings));
             }
             default: {
                 RedisClient client = RedisClient.builder()
@@ -188,7 +232,7 @@ public final class JedisPort implements RedisPort {
                         .clientConfig(config.database(settings.database()).build())
                         .poolConfig(pool)
                         .build();
-                return new JedisPort(client, settings.describe(), false, () -> client.getPool().clear(), t, leaders(settings));
+                return new JedisPort(client, settings.describe(), null, t, leaders(settings));
             }
         }
     }
@@ -222,6 +266,15 @@ public final class JedisPort implements RedisPort {
      * with sixteen (one per pooled connection) and 9-11k without pipelining.
      */
     static final int PIPELINE_LEADERS = 2;
+
+    /**
+     * Batches in flight at once per master of a cluster. With three masters or more, one each is
+     * already more batches than the two that keep one Redis busy, and more make smaller batches:
+     * on the benchmark machine (2 cores), 64 threads over three masters made 1.03x the standalone
+     * figure with one leader per master against 0.74x with two, in the same run of
+     * {@code -Dbench=cluster} (docs/benchmarks.md).
+     */
+    static final int CLUSTER_PIPELINE_LEADERS = 1;
 
     private static int leaders(RedisSettings settings) {
         return settings.autoPipelining() ? Math.min(PIPELINE_LEADERS, settings.poolSize()) : 0;
@@ -263,7 +316,7 @@ public final class JedisPort implements RedisPort {
     /** Whether keys of one call must share a hash slot. */
     @Override
     public boolean clustered() {
-        return clustered;
+        return masters != null;
     }
 
     @Override
@@ -322,60 +375,58 @@ public final class JedisPort implements RedisPort {
      * connection is dead, and the first request on each must not be the one that pays for it.
      */
     private Object run(Script s) {
-        if (clustered) {
-            return inCluster(s);
-        }
         long deadline = System.nanoTime() + timeoutNanos;
+        Node node = primary != null ? primary : masterOf(s);
         try {
-            return once(s, deadline);
+            return node.once(s, deadline);
         } catch (JedisConnectionException e) {
+            if (masters != null) {
+                masters.renewSoon(); // the master may be gone: its replica may be serving the slot already
+            }
             if (!staleConnection(e) || deadline - System.nanoTime() < newConnectionNanos) {
                 throw busyOr(e);
             }
-            dropIdleConnections.run();
+            node.pool.get().clear();
             try {
-                return once(s, deadline);
+                return node.once(s, deadline);
             } catch (JedisException again) {
                 throw busyOr(again);
             }
+        } catch (JedisMovedDataException e) {
+            return movedOnce(s, e, deadline);
         } catch (JedisException e) {
+            if (masters != null && e instanceof JedisRedirectionException) {
+                masters.renewSoon(); // ASK: the slot is migrating; the call fails, later ones follow the cache
+            }
             throw busyOr(e);
         }
     }
 
-    private Object once(Script s, long deadline) {
-        if (pipeline != null) {
-            return pipeline.call(s, deadline);
+    /** The cluster master of the call's slot (its keys share one), as the slot cache knows it. */
+    private Node masterOf(Script s) {
+        int slot = JedisClusterCRC16.getSlot(s.keys().get(0));
+        Node node = masters.forSlot(slot);
+        if (node == null) {
+            throw busyOr(new JedisConnectionException("no master is known for slot " + slot));
         }
-        if (deadline - System.nanoTime() < newConnectionNanos) {
-            throw new BusyException(null); // not reached unless the JVM kept this thread from running
-        }
-        Object reply = send(List.of(s), deadline).get(0);
-        if (reply instanceof RuntimeException e) {
-            throw e;
-        }
-        return reply;
+        return node;
     }
 
-    /** Jedis routes the call to the node of its slot, within its own timeouts. */
-    private Object inCluster(Script s) {
+    /**
+     * A slot moved to another master (a failover or a resharding the slot cache has not seen yet):
+     * the call is sent there once, if that master is known and a new connection still fits in what
+     * is left, and the cache is renewed for the calls that follow.
+     */
+    private Object movedOnce(Script s, JedisMovedDataException moved, long deadline) {
+        masters.renewSoon();
+        Node target = masters.forMaster(moved.getTargetNode());
+        if (target == null || deadline - System.nanoTime() < newConnectionNanos) {
+            throw busyOr(moved);
+        }
         try {
-            if (s.sha1() == null) {
-                return jedis.eval(s.script(), s.keys(), s.args());
-            }
-            try {
-                return jedis.evalsha(s.sha1(), s.keys(), s.args());
-            } catch (JedisDataException e) {
-                if (!noScript(e)) {
-                    throw e;
-                }
-                if (s.script() == null) {
-                    throw new NoScriptException(e);
-                }
-                return jedis.eval(s.script(), s.keys(), s.args());
-            }
-        } catch (JedisException e) {
-            throw busyOr(e);
+            return target.once(s, deadline);
+        } catch (JedisException again) {
+            throw busyOr(again);
         }
     }
 
@@ -384,8 +435,8 @@ public final class JedisPort implements RedisPort {
      * one flush, every reply read, then the scripts Redis had lost sent whole and their replies read.
      * A command's own error (a script error) is its reply; a connection failure fails the whole batch.
      */
-    private List<Object> send(List<Script> batch, long deadline) {
-        Pool<Connection> pool = primary.get();
+    private List<Object> send(Pool<Connection> pool, List<Script> batch, long deadline) {
+        exchanges.increment();
         Connection c = borrow(pool, deadline);
         boolean reusable = false;
         try {
@@ -527,8 +578,18 @@ public final class JedisPort implements RedisPort {
         return description;
     }
 
+    /** Batches of script calls sent so far, each one round trip (for tests). */
+    long exchanges() {
+        return exchanges.sum();
+    }
+
     @Override
     public void close() {
+        if (masters != null) {
+            // a renewal asks each node in turn, each within connect and read timeouts (t/4 each)
+            masters.close(Duration.ofNanos(timeoutNanos / 2 * Math.max(1, jedis instanceof RedisClusterClient c
+                    ? c.getClusterNodes().size() : 1)));
+        }
         jedis.close();
     }
 
