@@ -1,6 +1,7 @@
 package dev.tollgate.bench;
 
 import dev.tollgate.bench.decision.DecisionRun;
+import dev.tollgate.bench.engine.EngineRun;
 import dev.tollgate.bench.scenario.ScenarioRun;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -10,6 +11,7 @@ import java.util.Arrays;
  *
  * <pre>
  * decision [quick] [threads=1,4,16,64] [iterations=3] [time=1s] [warmup=2] [only=regex] [pool=16] [timeout=10s] [prof=name]
+ * engine [quick] [forks=1] [iterations=5] [warmup=3] [time=1s] [only=localStore|localCheck|redisCheck] [prof=name]
  * scenario [quick] [phase=20s] [warmup=6s] [rate=2000] [connections=128] [clients=50] [client-rate=5] [slots=8] [hold=5ms] [cpu=100us] [no-nginx] [no-pool-phase] [app-jfr]
  * </pre>
  *
@@ -30,11 +32,14 @@ public final class Main {
                 case "decision":
                     DecisionRun.run(out.resolve("decision"), options);
                     break;
+                case "engine":
+                    EngineRun.run(out.resolve("engine"), options);
+                    break;
                 case "scenario":
                     ScenarioRun.run(out.resolve("scenario"), options);
                     break;
                 default:
-                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision or -Dbench=scenario");
+                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision, -Dbench=engine or -Dbench=scenario");
                     System.exit(2);
             }
             status = 0;

@@ -188,8 +188,8 @@ public final class KeyResolvers {
     private record Expression(List<Part[]> alternatives, String text) implements KeyResolver {
         @Override
         public String resolve(RequestView request) {
-            for (Part[] parts : alternatives) {
-                String key = join(parts, request);
+            for (int i = 0; i < alternatives.size(); i++) { // by index: no iterator per request
+                String key = join(alternatives.get(i), request);
                 if (key != null) {
                     return key;
                 }
