@@ -20,6 +20,8 @@ import java.util.function.LongSupplier;
 /**
  * Plans a request: the allow-list, the plan, each policy's client key and cost, the store
  * requests; and answers from the deny cache what the store refused for the same whole request.
+ * Where a plan depends on the peer address alone, the plan made for an address is kept for its
+ * next request ({@link PlanCache}).
  *
  * <p>Thread-safe.
  */
@@ -29,7 +31,8 @@ public final class RequestPlanner {
     private static final long DEFAULT_BUDGET_NANOS = Settings.REDIS_TIMEOUT.defaultValue().toNanos();
 
     private final DenyCache denyCache;
-    private volatile FormatOf format;
+    private final PlanCache plans = new PlanCache();
+    private volatile Shape shape;
 
     public RequestPlanner(int maxCached, LongSupplier nanoTime) {
         this.denyCache = new DenyCache(maxCached, nanoTime);
@@ -95,6 +98,25 @@ public final class RequestPlanner {
      */
     public RequestPlan plan(TollgateConfig c, RequestView original, List<Policy> policies, long costOverride,
                             boolean useDenyCache) {
+        Shape shape = shape(c);
+        String peer = shape.plansByAddress() ? safePeer(original) : null;
+        if (peer == null) {
+            return make(c, shape.format(), original, policies, costOverride, useDenyCache);
+        }
+        RequestPlan known = plans.get(c, peer, policies, costOverride, useDenyCache, safeMethod(original),
+                safePath(original));
+        if (known != null) {
+            return known;
+        }
+        RequestPlan made = make(c, shape.format(), original, policies, costOverride, useDenyCache);
+        if (made != null) {
+            plans.put(c, peer, made);
+        }
+        return made;
+    }
+
+    private RequestPlan make(TollgateConfig c, ClientKeys.Format format, RequestView original, List<Policy> policies,
+                             long costOverride, boolean useDenyCache) {
         ClientRequest request = new ClientRequest(original, c.clientAddresses());
         if (!c.allowList().isEmpty() && c.allowList().allows(request, request.clientBytes())) {
             return null;
@@ -102,7 +124,6 @@ public final class RequestPlanner {
         String plan = c.plans().select(request, request.fromTrustedProxy());
         String method = request.method();
         String path = request.path();
-        ClientKeys.Format format = format(c);
         int n = policies.size();
         RequestPlan.Bucket[] buckets = new RequestPlan.Bucket[2 * n]; // a rate and a lease bucket per policy at most
         int count = 0;
@@ -136,18 +157,31 @@ public final class RequestPlanner {
         return RequestPlan.of(plan, buckets, count, useDenyCache && !leases ? cacheKey.toString() : null);
     }
 
-    /** The storage-key format of a configuration, made once per configuration rather than per request. */
-    private ClientKeys.Format format(TollgateConfig c) {
-        FormatOf f = format;
-        if (f == null || f.config() != c) {
-            f = new FormatOf(c, new ClientKeys.Format(c.keyPrefix(), c.compactKeys(),
-                    c.redis() != null && c.redis().topology() == RedisSettings.Topology.CLUSTER));
-            format = f; // racing threads make equal values: either may stay
+    /** What the planner derives from a configuration, once per configuration rather than per request. */
+    private Shape shape(TollgateConfig c) {
+        Shape s = shape;
+        if (s == null || s.config() != c) {
+            s = new Shape(c, new ClientKeys.Format(c.keyPrefix(), c.compactKeys(),
+                    c.redis() != null && c.redis().topology() == RedisSettings.Topology.CLUSTER),
+                    PlanCache.plansByAddress(c));
+            shape = s; // racing threads make equal values: either may stay
         }
-        return f.format();
+        return s;
     }
 
-    private record FormatOf(TollgateConfig config, ClientKeys.Format format) {
+    /**
+     * @param format         how its storage keys are written
+     * @param plansByAddress whether its plans may be kept by peer address ({@link PlanCache#plansByAddress})
+     */
+    private record Shape(TollgateConfig config, ClientKeys.Format format, boolean plansByAddress) {
+    }
+
+    private static String safePeer(RequestView request) {
+        try {
+            return request.remoteAddress();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /**
@@ -187,5 +221,6 @@ public final class RequestPlanner {
     /** Forgets every cached refusal (the configuration changed). */
     public void clear() {
         denyCache.clear();
+        plans.clear();
     }
 }

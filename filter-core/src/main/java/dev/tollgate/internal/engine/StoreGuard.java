@@ -153,6 +153,9 @@ public final class StoreGuard implements AutoCloseable {
      */
     static Decision toDecision(String plan, List<RequestPlan.Bucket> buckets, List<BucketReply> replies,
                                Decision.Source source, BucketStore store) {
+        if (buckets.size() == 1 && !buckets.get(0).request().isLease()) {
+            return oneBucket(plan, buckets.get(0), replies.get(0), source);
+        }
         PolicyResult[] results = new PolicyResult[buckets.size()];
         int count = 0;
         List<BucketRequest> taken = null; // made at the first lease taken: most requests hold none
@@ -187,6 +190,14 @@ public final class StoreGuard implements AutoCloseable {
         Permit permit = denied || held == null ? Permit.NONE : Permit.releasing(() -> store.release(held));
         return new Decision(denied ? Decision.Verdict.DENY : Decision.Verdict.ALLOW, RequestPlan.listOf(results, count),
                 retry, source, permit);
+    }
+
+    /** {@link #toDecision} for one policy's rate bucket (nearly every request): nothing to merge, no lease to hold. */
+    private static Decision oneBucket(String plan, RequestPlan.Bucket b, BucketReply reply, Decision.Source source) {
+        PolicyResult r = new PolicyResult(b.policy(), b.client(), plan, reply.limits());
+        boolean denied = b.policy().mode() == Mode.ENFORCE && r.denied();
+        return new Decision(denied ? Decision.Verdict.DENY : Decision.Verdict.ALLOW, List.of(r),
+                denied ? r.retryAfterMicros() : 0, source, Permit.NONE);
     }
 
     public long calls() {
