@@ -11,7 +11,7 @@ import java.util.Arrays;
  *
  * <pre>
  * decision [quick] [threads=1,4,16,64] [iterations=3] [time=1s] [warmup=2] [only=regex] [pool=16] [timeout=10s] [prof=name]
- * engine [quick] [forks=1] [iterations=5] [warmup=3] [time=1s] [only=localStore|localCheck|redisCheck] [prof=name]
+ * engine [quick] [forks=1] [iterations=5] [warmup=3] [time=1s] [clients=10000,50000] [rounds=1000000] [no-interleaved] [only=localStore|localCheck|redisCheck] [prof=name]
  * scenario [quick] [phase=20s] [warmup=6s] [rate=2000] [connections=128] [clients=50] [client-rate=5] [slots=8] [hold=5ms] [cpu=100us] [no-nginx] [no-pool-phase] [app-jfr]
  * </pre>
  *

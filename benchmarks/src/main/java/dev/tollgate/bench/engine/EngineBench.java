@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -26,7 +27,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * The engine's own cost (issue 15): one decision by {@link RateLimiter#check} in memory against
- * the {@link LocalStore#acquire} under it, for one of 10,000 clients picked at random (every
+ * the {@link LocalStore#acquire} under it, for one of {@code clients} picked at random (every
  * decision allows, see {@link #LIMIT}), and the same check over Redis for its allocation. The difference
  * between the first two is what matching, key resolution, planning and the answer cost.
  *
@@ -42,7 +43,13 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class EngineBench {
 
-    static final int KEYS = 10_000;
+    /**
+     * How many clients the calls are spread over: 10,000 (as the decision benchmark), or more
+     * than the planner keeps plans for (it keeps 16,384, one per slot), where most checks make
+     * their plan again.
+     */
+    @Param({"10000"})
+    public int clients = 10_000;
     /**
      * A burst no run can spend, so that every decision allows and every client's bucket is kept
      * between its requests (a client using its budget): the store and the check then both measure
@@ -69,9 +76,9 @@ public class EngineBench {
     @SuppressWarnings("unchecked")
     void setUp(String method) {
         List<Limit> limits = Limit.parse(LIMIT);
-        views = new RequestView[KEYS];
-        requests = new List[KEYS];
-        for (int i = 0; i < KEYS; i++) {
+        views = new RequestView[clients];
+        requests = new List[clients];
+        for (int i = 0; i < clients; i++) {
             String address = Clients.address(i);
             views[i] = Clients.request(address);
             requests[i] = List.of(new BucketRequest(BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + address)),
@@ -98,8 +105,8 @@ public class EngineBench {
         }
     }
 
-    private static int next() {
-        return ThreadLocalRandom.current().nextInt(KEYS);
+    private int next() {
+        return ThreadLocalRandom.current().nextInt(clients);
     }
 
     @Benchmark
