@@ -27,7 +27,8 @@ final class PlanCache {
     /** A power of two. 16,384 plans of 350 to 450 bytes (keys, plan, the peer's text): at most 6 to 7.5 MB. */
     static final int SLOTS = 1 << 14;
 
-    private record Entry(TollgateConfig config, String peer, RequestPlan plan) {
+    /** @param hash the peer's hash: a slot taken by another address is told without reading its text */
+    private record Entry(TollgateConfig config, int hash, String peer, RequestPlan plan) {
     }
 
     private final Entry[] slots = new Entry[SLOTS];
@@ -61,8 +62,9 @@ final class PlanCache {
      */
     RequestPlan get(TollgateConfig c, String peer, List<Policy> policies, long costOverride, boolean useDenyCache,
                     String method, String path) {
-        Entry e = slots[slot(peer)];
-        if (e == null || e.config() != c || !e.peer().equals(peer)) {
+        int hash = peer.hashCode();
+        Entry e = slots[slot(hash)];
+        if (e == null || e.hash() != hash || e.config() != c || !e.peer().equals(peer)) {
             return null;
         }
         RequestPlan plan = e.plan();
@@ -82,7 +84,8 @@ final class PlanCache {
 
     /** Keeps a plan made under a configuration where {@link #plansByAddress} holds, for {@code peer}. */
     void put(TollgateConfig c, String peer, RequestPlan plan) {
-        slots[slot(peer)] = new Entry(c, peer, plan);
+        int hash = peer.hashCode();
+        slots[slot(hash)] = new Entry(c, hash, peer, plan);
     }
 
     /** Forgets every plan (the configuration changed: none would be found again). */
@@ -90,8 +93,7 @@ final class PlanCache {
         Arrays.fill(slots, null);
     }
 
-    private static int slot(String peer) {
-        int h = peer.hashCode();
+    private static int slot(int h) {
         return (h ^ (h >>> 16)) & (SLOTS - 1); // the high bits too: addresses differ mostly at their end
     }
 }
