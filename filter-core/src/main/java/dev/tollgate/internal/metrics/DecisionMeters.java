@@ -1,6 +1,9 @@
 package dev.tollgate.internal.metrics;
 
+import dev.tollgate.Decision;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -24,7 +27,9 @@ final class DecisionMeters<M> {
     }
 
     static final List<String> OUTCOMES = List.of("allowed", "denied", "denied_by_other", "shadow_denied", "unavailable");
-    static final List<String> STORES = List.of("redis", "local", "cache", "none");
+    /** The {@code store} words: every {@link Decision.Source}, as {@link Metrics} names them. */
+    static final List<String> STORES = Arrays.stream(Decision.Source.values())
+            .map(s -> s.name().toLowerCase(Locale.ROOT)).toList();
     private static final int SLOTS = OUTCOMES.size() * STORES.size() * 2;
 
     private final ConcurrentHashMap<String, AtomicReferenceArray<M>> byPolicy = new ConcurrentHashMap<>();
