@@ -19,8 +19,8 @@ public record PolicyResult(Policy policy, String clientKey, String plan, List<Li
 
     /** Whether some limit of this policy refuses the request. */
     public boolean denied() {
-        for (LimitState s : limits) {
-            if (!s.admits()) {
+        for (int i = 0; i < limits.size(); i++) { // by index: asked for every decision, no iterator
+            if (!limits.get(i).admits()) {
                 return true;
             }
         }
@@ -47,8 +47,8 @@ public record PolicyResult(Policy policy, String clientKey, String plan, List<Li
     /** The longest wait among the limits that refuse, 0 when all admit. */
     public long retryAfterMicros() {
         long max = 0;
-        for (LimitState s : limits) {
-            max = Math.max(max, s.retryAfterMicros());
+        for (int i = 0; i < limits.size(); i++) {
+            max = Math.max(max, limits.get(i).retryAfterMicros());
         }
         return max;
     }

@@ -87,8 +87,13 @@ public final class Clients {
 
     /** As {@link #config(boolean)}, with auto-pipelining on or off. */
     public static TollgateConfig config(boolean redis, boolean pipelining) {
+        return config(redis, pipelining, LIMIT);
+    }
+
+    /** As {@link #config(boolean, boolean)}, with another limit. */
+    public static TollgateConfig config(boolean redis, boolean pipelining, String limit) {
         Map<String, String> values = new HashMap<>();
-        values.put("tollgate.policy.default.limits", LIMIT);
+        values.put("tollgate.policy.default.limits", limit);
         values.put("tollgate.policy.default.key", "ip");
         values.put("tollgate.local.max-keys", "100000");
         if (redis) {

@@ -3,6 +3,7 @@ package dev.tollgate.bench;
 import dev.tollgate.bench.cluster.ClusterRun;
 import dev.tollgate.bench.decision.DecisionRun;
 import dev.tollgate.bench.leasing.LeasingRun;
+import dev.tollgate.bench.engine.EngineRun;
 import dev.tollgate.bench.scenario.ScenarioRun;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -14,6 +15,7 @@ import java.util.Arrays;
  * decision [quick] [threads=1,4,16,64] [iterations=3] [time=1s] [warmup=2] [only=regex] [pool=16] [timeout=10s] [prof=name]
  * leasing [quick] [threads=64] [rate=20000] [prefetch=100] [hold=200ms] [slice=2s] [rounds=5]
  * cluster [threads=64] [rounds=5] [time=1s] [pool=16]
+ * engine [quick] [forks=1] [iterations=5] [warmup=3] [time=1s] [clients=10000,50000] [rounds=1000000] [no-interleaved] [only=localStore|localCheck|redisCheck] [prof=name]
  * scenario [quick] [phase=20s] [warmup=6s] [rate=2000] [connections=128] [clients=50] [client-rate=5] [slots=8] [hold=5ms] [cpu=100us] [no-nginx] [no-pool-phase] [app-jfr]
  * </pre>
  *
@@ -37,6 +39,9 @@ public final class Main {
                 case "leasing":
                     LeasingRun.run(out.resolve("leasing"), options);
                     break;
+                case "engine":
+                    EngineRun.run(out.resolve("engine"), options);
+                    break;
                 case "scenario":
                     ScenarioRun.run(out.resolve("scenario"), options);
                     break;
@@ -44,7 +49,7 @@ public final class Main {
                     ClusterRun.run(out.resolve("cluster"), options);
                     break;
                 default:
-                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision, -Dbench=scenario, -Dbench=leasing or -Dbench=cluster");
+                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision, -Dbench=engine, -Dbench=scenario, -Dbench=leasing or -Dbench=cluster");
                     System.exit(2);
             }
             status = 0;

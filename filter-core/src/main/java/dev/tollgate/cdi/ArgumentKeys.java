@@ -9,7 +9,8 @@ import java.lang.reflect.Array;
  *
  * <p>Why the encoding is one-to-one: a value's text has every {@code %}, {@code ,}, {@code [} and
  * {@code ]} escaped, so it contains none of the separators, never starts with {@code [} (an
- * array does), and never contains {@code %00} (the null value), which {@code %25} cannot begin.
+ * array does), and never contains {@code %00} (the null value) or {@code %22%22} (the empty text),
+ * which {@code %25} cannot begin.
  */
 final class ArgumentKeys {
 
@@ -19,6 +20,11 @@ final class ArgumentKeys {
     static final String NO_REQUEST_PREFIX = "method=";
     /** The null value. */
     static final String NULL = "%00";
+    /**
+     * The empty text: written as nothing, {@code [""]} would be {@code []}, the empty array's key.
+     * No text makes it, as {@code %} in a text is {@code %25}.
+     */
+    static final String EMPTY = "%22%22";
     /** Arrays nested deeper are the null value: a self-containing array must end. */
     static final int MAX_DEPTH = 8;
 
@@ -62,6 +68,10 @@ final class ArgumentKeys {
         String text = text(value);
         if (text == null) {
             sb.append(NULL);
+            return;
+        }
+        if (text.isEmpty()) {
+            sb.append(EMPTY);
             return;
         }
         for (int i = 0; i < text.length(); i++) {

@@ -184,6 +184,15 @@ class ArgumentKeysProperties {
     }
 
     @Example
+    void anEmptyArrayAndAnArrayOfOneEmptyTextAreTwoKeys() {
+        // Found by the property on some seeds: both were "arg=[]".
+        assertEquals("arg=[]", ArgumentKeys.of((Object) new String[0]));
+        assertEquals("arg=[%22%22]", ArgumentKeys.of((Object) new String[] {""}));
+        assertEquals("arg=%22%22", ArgumentKeys.of(""));
+        assertEquals("arg=%2522%2522", ArgumentKeys.of("%22%22"));
+    }
+
+    @Example
     void aSelfContainingArrayEnds() {
         Object[] loop = new Object[1];
         loop[0] = loop;

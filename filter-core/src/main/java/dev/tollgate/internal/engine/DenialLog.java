@@ -5,6 +5,7 @@ import dev.tollgate.Mode;
 import dev.tollgate.PolicyResult;
 import dev.tollgate.internal.Messages;
 import dev.tollgate.internal.http.HttpContract;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -40,7 +41,7 @@ public final class DenialLog {
     }
 
     public void record(Decision decision) {
-        if (decision.verdict() == Decision.Verdict.ALLOW && decision.shadowDenying().isEmpty()) {
+        if (decision.verdict() == Decision.Verdict.ALLOW && !shadowDenied(decision)) {
             return;
         }
         if (!LOG.isLoggable(Level.INFO)) {
@@ -56,6 +57,18 @@ public final class DenialLog {
                         HttpContract.retryAfterSeconds(r.retryAfterMicros()), decision.source().name().toLowerCase(Locale.ROOT)));
             }
         }
+    }
+
+    /** Whether a shadow policy would have refused; a loop, not {@code shadowDenying()}'s list, as every allowed request asks. */
+    private static boolean shadowDenied(Decision decision) {
+        List<PolicyResult> results = decision.results();
+        for (int i = 0; i < results.size(); i++) {
+            PolicyResult r = results.get(i);
+            if (r.policy().mode() == Mode.SHADOW && r.denied()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether this refusal opens a new window for its client and policy (and is to be logged). */

@@ -16,11 +16,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 
 /**
  * Plans a request: the allow-list, the plan, each policy's client key and cost, the store
  * requests; and answers from the deny cache what the store refused for the same whole request.
+ * Where a plan depends on the peer address alone, the plan made for an address is kept for its
+ * next request ({@link PlanCache}).
  *
  * <p>Thread-safe.
  */
@@ -30,22 +31,36 @@ public final class RequestPlanner {
     private static final long DEFAULT_BUDGET_NANOS = Settings.REDIS_TIMEOUT.defaultValue().toNanos();
 
     private final DenyCache denyCache;
+    private final PlanCache plans = new PlanCache();
+    private volatile Shape shape;
 
     public RequestPlanner(int maxCached, LongSupplier nanoTime) {
         this.denyCache = new DenyCache(maxCached, nanoTime);
     }
 
-    /** The configured policies whose {@code match} covers the request, in configured order. */
+    /**
+     * The configured policies whose {@code match} covers the request, in configured order. When
+     * all of them do (one catch-all policy, the common case), the configuration's own list.
+     */
     public static List<Policy> matching(TollgateConfig c, RequestView request) {
-        List<Policy> applicable = new ArrayList<>(2);
-        String method = safe(request::method);
-        String path = safe(request::path);
-        for (Policy p : c.policies()) {
+        String method = safeMethod(request);
+        String path = safePath(request);
+        List<Policy> all = c.policies();
+        List<Policy> some = null; // made at the first policy that does not match: no copy when all do
+        for (int i = 0; i < all.size(); i++) {
+            Policy p = all.get(i);
             if (p.match().matches(method, path)) {
-                applicable.add(p);
+                if (some != null) {
+                    some.add(p);
+                }
+            } else if (some == null) {
+                some = new ArrayList<>(all.size());
+                for (int j = 0; j < i; j++) {
+                    some.add(all.get(j));
+                }
             }
         }
-        return applicable;
+        return some == null ? all : some;
     }
 
     /** The current definitions of {@code policies} (given by an older configuration, perhaps); those gone are left out. */
@@ -57,9 +72,18 @@ public final class RequestPlanner {
         return current;
     }
 
-    private static String safe(Supplier<String> s) {
+    // Two methods, not one taking a lambda: a capturing lambda per call is an allocation on every request.
+    private static String safeMethod(RequestView request) {
         try {
-            return s.get();
+            return request.method();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static String safePath(RequestView request) {
+        try {
+            return request.path();
         } catch (RuntimeException e) {
             return null;
         }
@@ -74,6 +98,27 @@ public final class RequestPlanner {
      */
     public RequestPlan plan(TollgateConfig c, RequestView original, List<Policy> policies, long costOverride,
                             boolean useDenyCache) {
+        Shape shape = shape(c);
+        // A request whose integration chose its own client key (the CDI interceptor's arguments) is
+        // not a function of its peer address: it is never answered by a kept plan.
+        String peer = shape.plansByAddress() && safeClientKey(original) == null ? safePeer(original) : null;
+        if (peer == null) {
+            return make(c, shape.format(), original, policies, costOverride, useDenyCache);
+        }
+        RequestPlan known = plans.get(c, peer, policies, costOverride, useDenyCache, safeMethod(original),
+                safePath(original));
+        if (known != null) {
+            return known;
+        }
+        RequestPlan made = make(c, shape.format(), original, policies, costOverride, useDenyCache);
+        if (made != null) {
+            plans.put(c, peer, made);
+        }
+        return made;
+    }
+
+    private RequestPlan make(TollgateConfig c, ClientKeys.Format format, RequestView original, List<Policy> policies,
+                             long costOverride, boolean useDenyCache) {
         ClientRequest request = new ClientRequest(original, c.clientAddresses());
         if (!c.allowList().isEmpty() && c.allowList().allows(request, request.clientBytes())) {
             return null;
@@ -81,33 +126,72 @@ public final class RequestPlanner {
         String plan = c.plans().select(request, request.fromTrustedProxy());
         String method = request.method();
         String path = request.path();
-        ClientKeys.Format format = new ClientKeys.Format(c.keyPrefix(), c.compactKeys(),
-                c.redis() != null && c.redis().topology() == RedisSettings.Topology.CLUSTER);
-        List<RequestPlan.Bucket> buckets = new ArrayList<>(policies.size());
+        int n = policies.size();
+        RequestPlan.Bucket[] buckets = new RequestPlan.Bucket[2 * n]; // a rate and a lease bucket per policy at most
+        int count = 0;
         // The deny cache's question: every bucket of the request and its cost (see DenyCache).
-        StringBuilder cacheKey = useDenyCache ? new StringBuilder() : null;
+        StringBuilder cacheKey = null;
         boolean leases = false;
-        for (Policy p : policies) {
+        for (int i = 0; i < n; i++) { // by index: an iterator per request is garbage
+            Policy p = policies.get(i);
             String client = ClientKeys.client(p, request);
             long cost = costOverride > 0 ? costOverride : p.cost().of(method, path);
             String key = ClientKeys.storageKey(format, p, plan, client);
             if (useDenyCache) {
+                if (cacheKey == null) {
+                    cacheKey = new StringBuilder(n * (key.length() + 24)); // sized once: no regrowing
+                }
                 cacheKey.append(key).append('\u0000').append(cost).append('\u0000').append(p.mode()).append('\u0000');
             }
             List<Limit> limits = p.limitsFor(plan);
             if (!limits.isEmpty()) {
-                buckets.add(new RequestPlan.Bucket(p, client,
-                        new BucketRequest(key, limits, cost, p.mode() == Mode.ENFORCE, p.algorithm())));
+                buckets[count++] = new RequestPlan.Bucket(p, client,
+                        new BucketRequest(key, limits, cost, p.mode() == Mode.ENFORCE, p.algorithm()));
             }
             if (p.concurrency() != null) {
                 // A lease is given back at any moment: a remembered refusal could be stricter than the store.
                 leases = true;
-                buckets.add(new RequestPlan.Bucket(p, client, BucketRequest.lease(
+                buckets[count++] = new RequestPlan.Bucket(p, client, BucketRequest.lease(
                         ClientKeys.leaseKey(format, p, client),
-                        p.concurrency().limit(), p.mode() == Mode.ENFORCE, LeaseIds.next())));
+                        p.concurrency().limit(), p.mode() == Mode.ENFORCE, LeaseIds.next()));
             }
         }
-        return new RequestPlan(plan, buckets, useDenyCache && !leases ? cacheKey.toString() : null);
+        return RequestPlan.of(plan, buckets, count, useDenyCache && !leases ? cacheKey.toString() : null);
+    }
+
+    /** What the planner derives from a configuration, once per configuration rather than per request. */
+    private Shape shape(TollgateConfig c) {
+        Shape s = shape;
+        if (s == null || s.config() != c) {
+            s = new Shape(c, new ClientKeys.Format(c.keyPrefix(), c.compactKeys(),
+                    c.redis() != null && c.redis().topology() == RedisSettings.Topology.CLUSTER),
+                    PlanCache.plansByAddress(c));
+            shape = s; // racing threads make equal values: either may stay
+        }
+        return s;
+    }
+
+    /**
+     * @param format         how its storage keys are written
+     * @param plansByAddress whether its plans may be kept by peer address ({@link PlanCache#plansByAddress})
+     */
+    private record Shape(TollgateConfig config, ClientKeys.Format format, boolean plansByAddress) {
+    }
+
+    private static String safeClientKey(RequestView request) {
+        try {
+            return request.clientKey();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static String safePeer(RequestView request) {
+        try {
+            return request.remoteAddress();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /**
@@ -147,5 +231,6 @@ public final class RequestPlanner {
     /** Forgets every cached refusal (the configuration changed). */
     public void clear() {
         denyCache.clear();
+        plans.clear();
     }
 }

@@ -3,7 +3,9 @@ package dev.tollgate.internal.engine;
 import dev.tollgate.CircuitState;
 import dev.tollgate.Decision;
 import dev.tollgate.Health;
+import dev.tollgate.LimitState;
 import dev.tollgate.Mode;
+import dev.tollgate.Permit;
 import dev.tollgate.Policy;
 import dev.tollgate.PolicyResult;
 import dev.tollgate.config.FailureMode;
@@ -213,33 +215,51 @@ public final class StoreGuard implements AutoCloseable {
      */
     static Decision toDecision(String plan, List<RequestPlan.Bucket> buckets, List<BucketReply> replies,
                                Decision.Source source, BucketStore store) {
-        List<PolicyResult> results = new ArrayList<>(buckets.size());
-        List<dev.tollgate.internal.bucket.BucketRequest> taken = new ArrayList<>(0);
-        boolean denied = false;
-        long retry = 0;
+        if (buckets.size() == 1 && !buckets.get(0).request().isLease()) {
+            return oneBucket(plan, buckets.get(0), replies.get(0), source);
+        }
+        PolicyResult[] results = new PolicyResult[buckets.size()];
+        int count = 0;
+        List<BucketRequest> taken = null; // made at the first lease taken: most requests hold none
         for (int i = 0; i < buckets.size(); i++) {
             RequestPlan.Bucket b = buckets.get(i);
-            List<dev.tollgate.LimitState> states = replies.get(i).limits();
-            if (b.request().isLease() && replies.get(i).admits()) {
+            BucketReply reply = replies.get(i);
+            List<LimitState> states = reply.limits();
+            if (b.request().isLease() && reply.admits()) {
+                if (taken == null) {
+                    taken = new ArrayList<>(1);
+                }
                 taken.add(b.request());
             }
-            if (!results.isEmpty() && results.get(results.size() - 1).policy() == b.policy()) {
-                PolicyResult rates = results.remove(results.size() - 1);
-                List<dev.tollgate.LimitState> both = new ArrayList<>(rates.limits());
+            if (count > 0 && results[count - 1].policy() == b.policy()) {
+                PolicyResult rates = results[--count];
+                List<LimitState> both = new ArrayList<>(rates.limits());
                 both.addAll(states);
                 states = both;
             }
-            results.add(new PolicyResult(b.policy(), b.client(), plan, states));
+            results[count++] = new PolicyResult(b.policy(), b.client(), plan, states);
         }
-        for (PolicyResult r : results) {
+        boolean denied = false;
+        long retry = 0;
+        for (int i = 0; i < count; i++) {
+            PolicyResult r = results[i];
             if (r.policy().mode() == Mode.ENFORCE && r.denied()) {
                 denied = true;
                 retry = Math.max(retry, r.retryAfterMicros());
             }
         }
-        dev.tollgate.Permit permit = denied || taken.isEmpty() ? dev.tollgate.Permit.NONE
-                : dev.tollgate.Permit.releasing(() -> store.release(taken));
-        return new Decision(denied ? Decision.Verdict.DENY : Decision.Verdict.ALLOW, results, retry, source, permit);
+        List<BucketRequest> held = taken;
+        Permit permit = denied || held == null ? Permit.NONE : Permit.releasing(() -> store.release(held));
+        return new Decision(denied ? Decision.Verdict.DENY : Decision.Verdict.ALLOW, RequestPlan.listOf(results, count),
+                retry, source, permit);
+    }
+
+    /** {@link #toDecision} for one policy's rate bucket (nearly every request): nothing to merge, no lease to hold. */
+    private static Decision oneBucket(String plan, RequestPlan.Bucket b, BucketReply reply, Decision.Source source) {
+        PolicyResult r = new PolicyResult(b.policy(), b.client(), plan, reply.limits());
+        boolean denied = b.policy().mode() == Mode.ENFORCE && r.denied();
+        return new Decision(denied ? Decision.Verdict.DENY : Decision.Verdict.ALLOW, List.of(r),
+                denied ? r.retryAfterMicros() : 0, source, Permit.NONE);
     }
 
     public long calls() {

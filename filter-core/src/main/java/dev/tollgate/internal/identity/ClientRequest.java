@@ -6,7 +6,11 @@ import java.util.List;
 
 /**
  * A request as the engine passes it on: the adapter's view, plus the client's address found
- * once (through trusted proxies) and reused by every policy of the request. Never throws.
+ * once (through trusted proxies) and reused by every policy of the request. Never throws: each
+ * call to the adapter's view is guarded by its own try (no lambda per call: this is on every
+ * request's path).
+ *
+ * <p>Not thread-safe: one per request, used by the thread deciding it.
  */
 public final class ClientRequest implements RequestView {
 
@@ -50,27 +54,47 @@ public final class ClientRequest implements RequestView {
 
     @Override
     public String method() {
-        return safe(() -> request.method());
+        try {
+            return request.method();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     @Override
     public String path() {
-        return safe(() -> request.path());
+        try {
+            return request.path();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     @Override
     public String route() {
-        return safe(() -> request.route());
+        try {
+            return request.route();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     @Override
     public String remoteAddress() {
-        return safe(() -> request.remoteAddress());
+        try {
+            return request.remoteAddress();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     @Override
     public String header(String name) {
-        return safe(() -> request.header(name));
+        try {
+            return request.header(name);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     @Override
@@ -85,12 +109,20 @@ public final class ClientRequest implements RequestView {
 
     @Override
     public String principal() {
-        return safe(() -> request.principal());
+        try {
+            return request.principal();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     @Override
     public String clientKey() {
-        return safe(() -> request.clientKey());
+        try {
+            return request.clientKey();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     @Override
@@ -99,14 +131,6 @@ public final class ClientRequest implements RequestView {
             return request.userInRole(role);
         } catch (RuntimeException e) {
             return false;
-        }
-    }
-
-    private static String safe(java.util.function.Supplier<String> s) {
-        try {
-            return s.get();
-        } catch (RuntimeException e) {
-            return null;
         }
     }
 }

@@ -116,6 +116,24 @@ public final class KeyResolvers {
         return new Expression(List.copyOf(alternatives), text.trim());
     }
 
+    /**
+     * Whether a key parsed by {@link #parse} names the client by its address alone ({@code ip},
+     * in every part of every alternative): then two requests from one address have one key.
+     */
+    public static boolean readsAddressOnly(KeyResolver key) {
+        if (!(key instanceof Expression e)) {
+            return false;
+        }
+        for (Part[] parts : e.alternatives()) {
+            for (Part p : parts) {
+                if (!p.label().equals("ip")) { // "ip" is always the built-in: a provider may not take its name
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** The client address, without brackets, lower case. */
     static String ip(RequestView request) {
         String a = request.clientAddress();
@@ -188,8 +206,8 @@ public final class KeyResolvers {
     private record Expression(List<Part[]> alternatives, String text) implements KeyResolver {
         @Override
         public String resolve(RequestView request) {
-            for (Part[] parts : alternatives) {
-                String key = join(parts, request);
+            for (int i = 0; i < alternatives.size(); i++) { // by index: no iterator per request
+                String key = join(alternatives.get(i), request);
                 if (key != null) {
                     return key;
                 }

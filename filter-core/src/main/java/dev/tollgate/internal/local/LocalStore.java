@@ -108,10 +108,18 @@ public final class LocalStore implements BucketStore {
 
     @Override
     public List<BucketReply> acquire(List<BucketRequest> requests) {
+        if (requests.size() == 1 && isPlainBucket(requests.get(0))) {
+            return List.of(acquireOne(requests.get(0)));
+        }
+        return acquireAll(requests);
+    }
+
+    /** {@link #acquire} for any call: two passes, all-or-nothing across the enforcing buckets. */
+    List<BucketReply> acquireAll(List<BucketRequest> requests) {
         List<BucketReply> out = new ArrayList<>(requests.size());
         long stripeMask = 0;
-        for (BucketRequest r : requests) {
-            stripeMask |= 1L << stripeOf(r.key());
+        for (int i = 0; i < requests.size(); i++) { // by index: no iterator per call
+            stripeMask |= 1L << stripeOf(requests.get(i).key());
         }
         lockAll(stripeMask);
         try {
@@ -254,6 +262,51 @@ public final class LocalStore implements BucketStore {
             return out;
         } finally {
             unlockAll(stripeMask);
+        }
+    }
+
+    /** One token bucket with one limit: what nearly every request asks (one policy, one rate). */
+    private static boolean isPlainBucket(BucketRequest r) {
+        return !r.isLease() && !r.gate() && r.algorithm() == Algorithm.TOKEN_BUCKET && r.limits().size() == 1;
+    }
+
+    /**
+     * {@link #acquire} for a call of one plain bucket, in one pass: alone in its call, the
+     * bucket's own answer is the call's (enforcing or shadow), so the scratch arrays that the
+     * all-or-nothing passes over several buckets need are not made. The same arithmetic, in the
+     * same order, as the general path; {@code BucketStoreContract} holds both to bucket.lua.
+     */
+    private BucketReply acquireOne(BucketRequest r) {
+        Stripe stripe = stripes[stripeOf(r.key())];
+        stripe.lock.lock();
+        try {
+            long now = clock.nowMicros();
+            Limit limit = r.limits().get(0);
+            long full = limit.capacity() * limit.refillPeriodMicros();
+            long[] state = stripe.bucket(r.key(), now, 1);
+            long debt = state == null ? 0 : Gcra.debt(state[0], state[1], state[2], now, limit);
+            boolean capped = debt > full;
+            if (capped) {
+                debt = full;
+            }
+            long wanted = debt + r.cost() * limit.refillPeriodMicros();
+            boolean take = wanted <= full;
+            long after = take ? wanted : debt;
+            // Written when taken, and when capped even if refused: see Gcra.
+            if (take || capped) {
+                // Updated in place when stored already: only calls holding this stripe's lock read it.
+                long[] next = state != null ? state : new long[4];
+                next[0] = Gcra.tatMicros(now, after, limit);
+                next[1] = Gcra.tatFrac(after, limit);
+                next[2] = limit.refillTokens();
+                next[3] = Math.max(now, now + Gcra.ceilDiv(after, limit.refillTokens()));
+                if (next != state) {
+                    stripe.put(r.key(), next);
+                }
+            }
+            return new BucketReply(List.of(Gcra.answer(limit, after, wanted)));
+        } finally {
+            stripe.lock.unlock();
         }
     }
 

@@ -89,14 +89,25 @@ public abstract class Metrics {
         }
     }
 
+    /** The {@code store} tag of each {@link Decision.Source}, by ordinal: named once, not per decision. */
+    private static final String[] STORES = new String[Decision.Source.values().length];
+
+    static {
+        for (Decision.Source s : Decision.Source.values()) {
+            STORES[s.ordinal()] = s.name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     /** Counts a decision, once per policy that applied. */
     public void decision(Decision d, boolean redisConfigured) {
         if (d.results().isEmpty()) {
             return;
         }
-        String store = d.source().name().toLowerCase(Locale.ROOT);
+        String store = STORES[d.source().ordinal()];
         boolean fallback = redisConfigured && (d.source() == Decision.Source.LOCAL || d.source() == Decision.Source.NONE);
-        for (PolicyResult r : d.results()) {
+        List<PolicyResult> results = d.results();
+        for (int i = 0; i < results.size(); i++) {
+            PolicyResult r = results.get(i);
             count(r.policy().name(), outcome(d, r), store, fallback);
         }
     }

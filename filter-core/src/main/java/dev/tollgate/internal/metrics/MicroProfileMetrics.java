@@ -38,7 +38,8 @@ public final class MicroProfileMetrics extends Metrics {
     private final MetricRegistry registry;
     private final Timer redisOk;
     private final Timer redisError;
-    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final DecisionMeters<Counter> decisions = new DecisionMeters<>(this::decisionCounter);
+    private final Map<String, Counter> denyCacheHits = new ConcurrentHashMap<>();
     /** This limiter's gauges, removed on close so that an undeployed application leaves none behind. */
     private final List<MetricID> gauges;
     /** Held here in case the registry keeps only weak references to what gauges read. */
@@ -78,9 +79,12 @@ public final class MicroProfileMetrics extends Metrics {
 
     @Override
     protected void count(String policy, String outcome, String store, boolean fallback) {
-        String k = policy + '\u0000' + outcome + '\u0000' + store + '\u0000' + fallback;
-        counters.computeIfAbsent(k, x -> registry.counter(DECISIONS, new Tag("policy", policy), new Tag("outcome", outcome),
-                new Tag("store", store), new Tag("fallback", Boolean.toString(fallback)))).inc();
+        decisions.get(policy, outcome, store, fallback).inc();
+    }
+
+    private Counter decisionCounter(String policy, String outcome, String store, boolean fallback) {
+        return registry.counter(DECISIONS, new Tag("policy", policy), new Tag("outcome", outcome), new Tag("store", store),
+                new Tag("fallback", Boolean.toString(fallback)));
     }
 
     @Override
@@ -90,7 +94,7 @@ public final class MicroProfileMetrics extends Metrics {
 
     @Override
     public void denyCacheHit(String policy) {
-        counters.computeIfAbsent("deny\u0000" + policy, x -> registry.counter(DENY_CACHE, new Tag("policy", policy))).inc();
+        denyCacheHits.computeIfAbsent(policy, x -> registry.counter(DENY_CACHE, new Tag("policy", policy))).inc();
     }
 
     @Override

@@ -20,7 +20,8 @@ public final class MicrometerMetrics extends Metrics {
     private final MeterRegistry registry;
     private final Timer redisOk;
     private final Timer redisError;
-    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final DecisionMeters<Counter> decisions = new DecisionMeters<>(this::decisionCounter);
+    private final Map<String, Counter> denyCacheHits = new ConcurrentHashMap<>();
     private final Gauge circuit;
     private final FunctionCounter fallback;
     /** Held here because Micrometer keeps only weak references to what gauges read. */
@@ -59,10 +60,13 @@ public final class MicrometerMetrics extends Metrics {
 
     @Override
     protected void count(String policy, String outcome, String store, boolean fallback) {
-        String k = policy + '\u0000' + outcome + '\u0000' + store + '\u0000' + fallback;
-        counters.computeIfAbsent(k, x -> Counter.builder("tollgate.decisions")
+        decisions.get(policy, outcome, store, fallback).increment();
+    }
+
+    private Counter decisionCounter(String policy, String outcome, String store, boolean fallback) {
+        return Counter.builder("tollgate.decisions")
                 .tag("policy", policy).tag("outcome", outcome).tag("store", store).tag("fallback", Boolean.toString(fallback))
-                .description("Rate limit decisions, one per policy that applied").register(registry)).increment();
+                .description("Rate limit decisions, one per policy that applied").register(registry);
     }
 
     @Override
@@ -72,7 +76,7 @@ public final class MicrometerMetrics extends Metrics {
 
     @Override
     public void denyCacheHit(String policy) {
-        counters.computeIfAbsent("deny\u0000" + policy, x -> Counter.builder("tollgate.deny_cache.hits")
+        denyCacheHits.computeIfAbsent(policy, x -> Counter.builder("tollgate.deny_cache.hits")
                 .tag("policy", policy).description("Refusals answered from memory without calling Redis")
                 .register(registry)).increment();
     }

@@ -32,7 +32,9 @@ public final class OpenTelemetryMetrics extends Metrics {
     private final AutoCloseable circuitGauge;
     private final AutoCloseable fallbackCounter;
     /** Attribute sets are few (policies x outcomes x stores) and reused, not rebuilt per request. */
-    private final Map<String, Attributes> attributes = new ConcurrentHashMap<>();
+    private final DecisionMeters<Attributes> decisionAttributes = new DecisionMeters<>(
+            (policy, outcome, store, fallback) -> Attributes.of(POLICY, policy, OUTCOME, outcome, STORE, store, FALLBACK, fallback));
+    private final Map<String, Attributes> denyAttributes = new ConcurrentHashMap<>();
 
     OpenTelemetryMetrics(OpenTelemetry otel, String limiter, Supplier<Integer> circuitState, LongSupplier fallbackNanos) {
         Attributes mine = Attributes.of(AttributeKey.stringKey("limiter"), limiter);
@@ -72,9 +74,7 @@ public final class OpenTelemetryMetrics extends Metrics {
 
     @Override
     protected void count(String policy, String outcome, String store, boolean fallback) {
-        String k = policy + '\u0000' + outcome + '\u0000' + store + '\u0000' + fallback;
-        decisions.add(1, attributes.computeIfAbsent(k, x -> Attributes.of(POLICY, policy, OUTCOME, outcome, STORE, store,
-                FALLBACK, fallback)));
+        decisions.add(1, decisionAttributes.get(policy, outcome, store, fallback));
     }
 
     @Override
@@ -84,6 +84,6 @@ public final class OpenTelemetryMetrics extends Metrics {
 
     @Override
     public void denyCacheHit(String policy) {
-        denyCacheHits.add(1, attributes.computeIfAbsent("deny\u0000" + policy, x -> Attributes.of(POLICY, policy)));
+        denyCacheHits.add(1, denyAttributes.computeIfAbsent(policy, x -> Attributes.of(POLICY, policy)));
     }
 }

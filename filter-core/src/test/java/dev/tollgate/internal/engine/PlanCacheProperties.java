@@ -1,0 +1,116 @@
+package dev.tollgate.internal.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.tollgate.Policy;
+import dev.tollgate.RequestView;
+import dev.tollgate.config.ConfigLookup;
+import dev.tollgate.config.ConfigSources;
+import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.testing.TestRequest;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * The planner keeps plans by peer address where a plan depends on nothing else
+ * ({@link PlanCache}). The guarantee: keeping them is invisible. The reference model is a
+ * planner that has seen nothing (a new one per request), which must make the same plan as the
+ * long-lived one for every request: over configurations that may keep plans and ones that must
+ * not (a header key, trusted proxies, an allow-list, plans, a concurrency limit), cost rules by
+ * method and path, explicit policies and cost overrides, the deny cache on and off, peers that
+ * are no address, and configurations replaced between requests.
+ */
+class PlanCacheProperties {
+
+    record Ask(int config, String peer, String method, String path, String apiKey, String forwarded,
+               boolean explicit, long costOverride, boolean denyCache) {
+    }
+
+    static final List<Map<String, String>> CONFIGS = List.of(
+            config(Map.of()),
+            config(Map.of("tollgate.policy.api.cost", "3 POST /**, 1")),
+            config(Map.of("tollgate.policies", "api,all", "tollgate.policy.all.limits", "100/s",
+                    "tollgate.policy.all.key", "ip", "tollgate.policy.api.match", "/api/**")),
+            config(Map.of("tollgate.policy.api.key", "header:X-Key,ip")),
+            config(Map.of("tollgate.trusted-proxies", "192.0.2.0/24")),
+            config(Map.of("tollgate.allow-list", "192.0.2.2")),
+            config(Map.of("tollgate.policy.api.concurrency", "2")),
+            config(Map.of("tollgate.plans", "free,pro", "tollgate.plan.default", "free",
+                    "tollgate.plan.pro.role", "pro", "tollgate.policy.api.limits.pro", "50/s")),
+            config(Map.of("tollgate.redis.key-format", "compact")));
+
+    private static Map<String, String> config(Map<String, String> extra) {
+        Map<String, String> m = new HashMap<>(Map.of("tollgate.metrics", "none", "tollgate.jmx", "false",
+                "tollgate.policies", "api", "tollgate.policy.api.limits", "10/s burst 20",
+                "tollgate.policy.api.key", "ip"));
+        m.putAll(extra);
+        return m;
+    }
+
+    private static TollgateConfig load(Map<String, String> values) {
+        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", values)),
+                PlanCacheProperties.class.getClassLoader());
+    }
+
+    @Property(tries = 300)
+    void aKeptPlanIsThePlanThatWouldBeMade(@ForAll("asks") List<Ask> asks) {
+        TollgateConfig[] configs = new TollgateConfig[CONFIGS.size()];
+        for (int i = 0; i < configs.length; i++) {
+            configs[i] = load(CONFIGS.get(i));
+        }
+        RequestPlanner planner = new RequestPlanner(1_000, () -> 0L);
+        for (Ask a : asks) {
+            TollgateConfig c = configs[a.config()];
+            TestRequest r = TestRequest.get(a.path()).method(a.method()).from(a.peer());
+            if (a.apiKey() != null) {
+                r.header("X-Key", a.apiKey());
+            }
+            if (a.forwarded() != null) {
+                r.header("X-Forwarded-For", a.forwarded());
+            }
+            List<Policy> policies = a.explicit() ? c.policies() : RequestPlanner.matching(c, r);
+            RequestPlan expected = new RequestPlanner(1_000, () -> 0L).plan(c, r, policies, a.costOverride(), a.denyCache());
+            RequestPlan got = planner.plan(c, r, policies, a.costOverride(), a.denyCache());
+            assertEquals(describe(expected), describe(got), () -> a.toString());
+        }
+    }
+
+    /** A plan's content; a lease id is unique per request, so it is left out. */
+    private static String describe(RequestPlan p) {
+        if (p == null) {
+            return "allow-listed";
+        }
+        StringBuilder sb = new StringBuilder("plan=").append(p.plan()).append(" deny=").append(p.denyCacheKey());
+        for (RequestPlan.Bucket b : p.buckets()) {
+            sb.append("\n  ").append(b.policy().name()).append(' ').append(b.client()).append(' ')
+                    .append(b.request().key()).append(' ').append(b.request().limits()).append(" cost=")
+                    .append(b.request().cost()).append(' ').append(b.request().enforcing()).append(' ')
+                    .append(b.request().algorithm()).append(" lease=").append(b.request().isLease());
+        }
+        return sb.toString();
+    }
+
+    @Provide
+    Arbitrary<List<Ask>> asks() {
+        Arbitrary<Integer> config = Arbitraries.integers().between(0, CONFIGS.size() - 1);
+        Arbitrary<String> peer = Arbitraries.of("192.0.2.1", "192.0.2.2", "203.0.113.9", "2001:DB8::1", "2001:db8::1",
+                "not an address", "");
+        Arbitrary<String> method = Arbitraries.of("GET", "POST");
+        Arbitrary<String> path = Arbitraries.of("/api/x", "/other", "/api/export");
+        Arbitrary<String> apiKey = Arbitraries.of("k1", "k2").injectNull(0.5);
+        Arbitrary<String> forwarded = Arbitraries.of("198.51.100.7", "198.51.100.8").injectNull(0.5);
+        Arbitrary<Long> cost = Arbitraries.of(0L, 0L, 2L);
+        return Combinators.combine(config, peer, method, path, apiKey, forwarded, Arbitraries.of(false, true), cost)
+                .as((c, p, m, pa, k, f, e, co) -> new Object[] {c, p, m, pa, k, f, e, co})
+                .flatMap(o -> Arbitraries.of(false, true).map(d -> new Ask((Integer) o[0], (String) o[1], (String) o[2],
+                        (String) o[3], (String) o[4], (String) o[5], (Boolean) o[6], (Long) o[7], d)))
+                .list().ofMinSize(1).ofMaxSize(40);
+    }
+}
