@@ -7,16 +7,12 @@ import dev.tollgate.internal.bucket.BucketReply;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.local.LocalStoreAccuracyTest;
 import dev.tollgate.testing.ManualClock;
-import dev.tollgate.testing.RedisProcess;
-import dev.tollgate.testing.TestRedis;
 import java.util.List;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.statistics.Statistics;
 
 /**
@@ -27,22 +23,7 @@ import net.jqwik.api.statistics.Statistics;
  * without persistence has lost. The Redis is this class's own process, so flushing it disturbs
  * no other test.
  */
-class RedisStoreAccuracyIT {
-
-    static RedisProcess redis;
-    static RedisPort port;
-
-    @BeforeContainer
-    static void start() {
-        redis = TestRedis.startProcess();
-        port = JedisPort.create(RedisStoreIT.settings(redis));
-    }
-
-    @AfterContainer
-    static void stop() {
-        port.close();
-        redis.close();
-    }
+class RedisStoreAccuracyIT extends OwnRedisProperties {
 
     @Property(tries = 120, edgeCases = EdgeCasesMode.NONE)
     void theRedisStoreAgreesWithTheModelAndKeepsItsPromises(@ForAll("scenarios") AccuracyScenario scenario) {

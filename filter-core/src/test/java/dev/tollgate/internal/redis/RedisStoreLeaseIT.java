@@ -1,15 +1,11 @@
 package dev.tollgate.internal.redis;
 
 import dev.tollgate.testing.ManualClock;
-import dev.tollgate.testing.RedisProcess;
-import dev.tollgate.testing.TestRedis;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.statistics.Statistics;
 
 /**
@@ -17,22 +13,7 @@ import net.jqwik.api.statistics.Statistics;
  * agree with {@link LeaseModel} on every verdict and number: acquire, release (twice too), expiry,
  * and all-or-nothing across two lease buckets and a token bucket. The script's clock is the test's.
  */
-class RedisStoreLeaseIT {
-
-    static RedisProcess redis;
-    static RedisPort port;
-
-    @BeforeContainer
-    static void start() {
-        redis = TestRedis.startProcess();
-        port = JedisPort.create(RedisStoreIT.settings(redis));
-    }
-
-    @AfterContainer
-    static void stop() {
-        port.close();
-        redis.close();
-    }
+class RedisStoreLeaseIT extends OwnRedisProperties {
 
     @Property(tries = 150, edgeCases = EdgeCasesMode.MIXIN)
     void theRedisStoreHoldsLeasesAsTheModelSays(@ForAll("scenarios") LeaseModel.Scenario scenario) {

@@ -2,14 +2,10 @@ package dev.tollgate.internal.redis;
 
 import dev.tollgate.internal.engine.LeasingNodes;
 import dev.tollgate.testing.ManualClock;
-import dev.tollgate.testing.RedisProcess;
-import dev.tollgate.testing.TestRedis;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.statistics.Statistics;
 
 /**
@@ -17,22 +13,7 @@ import net.jqwik.api.statistics.Statistics;
  * Redis ({@code bucket.lua}, the script's clock the test's), every call as the GCRA model says,
  * and what they admit within {@code C + ⌊r·t⌋ + nodes·k} and {@code C + ⌊r·(t + hold)⌋}.
  */
-class TokenLeasesRedisIT {
-
-    static RedisProcess redis;
-    static RedisPort port;
-
-    @BeforeContainer
-    static void start() {
-        redis = TestRedis.startProcess();
-        port = JedisPort.create(RedisStoreIT.settings(redis));
-    }
-
-    @AfterContainer
-    static void stop() {
-        port.close();
-        redis.close();
-    }
+class TokenLeasesRedisIT extends OwnRedisProperties {
 
     @Property(tries = 60)
     void nodesSharingRedisAdmitNoMoreThanTheBound(@ForAll("scenarios") LeasingNodes.Scenario scenario) {
