@@ -6,7 +6,6 @@ import org.jboss.arquillian.container.test.api.ShouldThrowException;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -17,13 +16,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * TOLLGATE-003 ...}), but then boots with nothing deployed, and arquillian-payara-micro-managed
  * 3.1 reads that boot's "Deployed": [] as a deployment without servlets, so it throws no
  * {@code DeploymentException} for {@code @ShouldThrowException} to see. On Payara Micro this
- * class is reported skipped, with that reason, and {@link UnknownPolicyBeanPayaraMicroIT} checks
+ * class is not run (the pom excludes it from the Payara Micro run), and {@link UnknownPolicyBeanPayaraMicroIT} checks
  * there that the WAR is not served.
  */
 @ExtendWith(ArquillianExtension.class)
-@DisabledIfSystemProperty(named = "arquillian.launch", matches = "payara-micro",
-        disabledReason = "arquillian-payara-micro-managed 3.1 reports no DeploymentException when Payara Micro fails a WAR; "
-                + "UnknownPolicyBeanPayaraMicroIT checks there that it is not served")
 class UnknownPolicyBeanIT {
 
     @Deployment(testable = false)

@@ -9,7 +9,6 @@ import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -20,7 +19,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@link RateLimitedBeanIT}), is not served; its context answers 404.
  */
 @ExtendWith(ArquillianExtension.class)
-@EnabledIfSystemProperty(named = "arquillian.launch", matches = "payara-micro")
 @RunAsClient
 class UnknownPolicyBeanPayaraMicroIT {
 
