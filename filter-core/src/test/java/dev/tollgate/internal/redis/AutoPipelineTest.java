@@ -94,11 +94,11 @@ class AutoPipelineTest {
         final Future<Object> first;
 
         Held() throws InterruptedException {
-            this(System::nanoTime);
+            this(System::nanoTime, 0);
         }
 
-        Held(java.util.function.LongSupplier nanoTime) throws InterruptedException {
-            p = new AutoPipeline<>(1, 128, 0, wire, nanoTime);
+        Held(java.util.function.LongSupplier nanoTime, long leadNanos) throws InterruptedException {
+            p = new AutoPipeline<>(1, 128, leadNanos, wire, nanoTime);
             wire.hold = hold;
             first = threads.submit(() -> p.call("first", nanoTime.getAsLong() + LONG));
             wire.sent.await();
@@ -173,9 +173,12 @@ class AutoPipelineTest {
     @Test
     void aSentCommandStillUnansweredAtItsDeadlineFailsAsATimeout() throws Exception {
         // The pipeline's clock is the test's: third's deadline passes only when the test says,
-        // after its command is on the wire, however slowly the threads get there.
+        // after its command is on the wire, however slowly the threads get there. A caller needs
+        // 300 ms left to lead, so third (200 ms) can never lead: second sends the batch, and third
+        // only waits. (Were third the leader, it would sit in the held exchange with the batch and
+        // the test would hang: CI once saw exactly that when third queued first.)
         java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong();
-        Held held = new Held(clock::get);
+        Held held = new Held(clock::get, TimeUnit.MILLISECONDS.toNanos(300));
         Future<Object> second = threads.submit(() -> held.p.call("second", LONG));
         CompletableFuture<Object> third = new CompletableFuture<>();
         threads.submit(() -> {
