@@ -265,7 +265,13 @@ public final class RateLimiter implements AutoCloseable {
                 metrics.cachedDecision(known);
                 return known;
             }
-            Decision d = guard.decide(c, plan);
+            Decision d;
+            try {
+                d = guard.decide(c, plan);
+            } catch (RuntimeException | Error e) {
+                planner.abandoned(plan); // whoever waits for this answer asks for itself
+                throw e;
+            }
             planner.remember(plan, c, d);
             denials.record(d);
             metrics.decision(d, guard.guarded());
@@ -274,6 +280,11 @@ public final class RateLimiter implements AutoCloseable {
             LOG.log(Level.SEVERE, Messages.internalError("unexpected error deciding a request; it goes through unlimited"), e);
             return Decision.noPolicy();
         }
+    }
+
+    /** Entries in the deny cache, refusals and askings (for tests). */
+    int denyCacheSize() {
+        return planner.denyCacheSize();
     }
 
     /** Calls made to Redis so far (each one decision; the circuit skips calls while it is open). */

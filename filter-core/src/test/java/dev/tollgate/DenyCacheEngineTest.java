@@ -27,6 +27,8 @@ class DenyCacheEngineTest {
     final AtomicInteger calls = new AtomicInteger();
     Runnable duringCall = () -> { };
     boolean failing;
+    /** Thrown by the store as it is, past the store guard: an unexpected error, not a Redis failure. */
+    Error unexpected;
 
     /** The "Redis" of these tests: an in-memory store that counts calls, can fail, and can run something mid-call. */
     final BucketStore redis = new BucketStore() {
@@ -37,6 +39,9 @@ class DenyCacheEngineTest {
             calls.incrementAndGet();
             if (failing) {
                 throw new IllegalStateException("Redis is down (test)");
+            }
+            if (unexpected != null) {
+                throw unexpected;
             }
             List<BucketReply> reply = inside.acquire(requests);
             duringCall.run();
@@ -103,5 +108,21 @@ class DenyCacheEngineTest {
         assertEquals(Decision.Source.CACHE, fromCache.source());
         assertEquals(fromRedis.retryAfterMicros(), fromCache.retryAfterMicros(), "60 s, not the 1 s of the first policy");
         assertEquals(60_000_000, fromCache.retryAfterMicros());
+    }
+
+    @Test
+    void aRequestAskingAgainThatFailsUnexpectedlyLeavesNoOneWaitingForIt() {
+        RateLimiter rl = limiter();
+        rl.check(TestRequest.get("/"));
+        assertEquals(Decision.Source.REDIS, rl.check(TestRequest.get("/")).source(), "Redis refuses and the node remembers");
+        assertEquals(1, rl.denyCacheSize());
+        clock.advance(java.time.Duration.ofMinutes(1)); // the refusal expires: the next request asks again
+        unexpected = new StackOverflowError("test");
+        Decision d = rl.check(TestRequest.get("/"));
+        assertEquals(Decision.Source.NONE, d.source(), "an internal error lets the request through, as documented: " + d);
+        assertEquals(0, rl.denyCacheSize(),
+                "its asking is withdrawn: later requests ask Redis at once, not after waiting out its time budget");
+        unexpected = null;
+        assertEquals(Decision.Source.REDIS, rl.check(TestRequest.get("/")).source());
     }
 }

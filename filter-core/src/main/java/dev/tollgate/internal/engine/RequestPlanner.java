@@ -228,6 +228,21 @@ public final class RequestPlanner {
         }
     }
 
+    /**
+     * Deciding this request failed unexpectedly (no answer to remember): requests waiting for that
+     * answer ask the store themselves now, instead of waiting out the asker's time budget.
+     */
+    public void abandoned(RequestPlan plan) {
+        if (plan.denyCacheKey() != null) {
+            denyCache.settled(plan.denyCacheKey());
+        }
+    }
+
+    /** Entries in the deny cache: remembered refusals and requests asking the store again (for tests). */
+    public int denyCacheSize() {
+        return denyCache.size();
+    }
+
     /** Forgets every cached refusal (the configuration changed). */
     public void clear() {
         denyCache.clear();
