@@ -152,6 +152,17 @@ public final class Messages {
                 + minimum + " or later (" + why + "); the failure mode applies until it is upgraded";
     }
 
+    /** Requests decided without Redis because this node's pool had no connection free in time (at most once a minute). */
+    public static final String REDIS_BUSY = "TOLLGATE-024";
+
+    public static String redisBusy(String target, long requests, int poolSize, long timeoutMillis) {
+        return REDIS_BUSY + ": " + requests + (requests == 1 ? " request was" : " requests were")
+                + " decided without " + target + " since the last report, because none of this node's " + poolSize
+                + " connections was free within the call's budget (" + timeoutMillis + " ms): each followed its"
+                + " policy's failure mode. This node asks more at once than its pool serves; raise"
+                + " tollgate.redis.pool-size or tollgate.redis.timeout (reported at most once a minute)";
+    }
+
     /** A shadow policy would have refused a client (the first refusal of that client in a window). */
     public static final String SHADOW_DENIED = "TOLLGATE-030";
     /** A policy refused a client (the first refusal of that client in a window). */

@@ -14,12 +14,14 @@ import dev.tollgate.config.Settings;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.bucket.BucketReply;
 import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.Messages;
 import dev.tollgate.internal.bucket.BucketStore;
 import dev.tollgate.internal.metrics.Metrics;
 import dev.tollgate.internal.redis.RedisPort;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
@@ -44,6 +46,14 @@ public final class StoreGuard implements AutoCloseable {
     private final LongAdder calls = new LongAdder();
     private final LongAdder failures = new LongAdder();
     private final LongAdder busy = new LongAdder();
+    /** How often, at most, {@link Messages#REDIS_BUSY} is logged while calls find the pool busy. */
+    static final long BUSY_REPORT_EVERY_NANOS = 60_000_000_000L;
+    private final LongSupplier nanoTime;
+    private final AtomicLong nextBusyReport;
+    private final AtomicLong busyReported = new AtomicLong();
+    private final String target;
+    private final int poolSize;
+    private final long timeoutMillis;
     private volatile String lastFailure;
     private final TokenLeases leases;
 
@@ -62,6 +72,11 @@ public final class StoreGuard implements AutoCloseable {
                 redis == null ? Settings.REDIS_CIRCUIT_OPEN_FOR.defaultValue() : redis.circuitOpenFor(),
                 nanoTime, redis == null ? store.name() : redis.describe());
         this.leases = fallback == null ? null : new TokenLeases(config.localMaxKeys(), nanoTime);
+        this.nanoTime = nanoTime;
+        this.nextBusyReport = new AtomicLong(nanoTime.getAsLong());
+        this.target = redis == null ? store.name() : redis.describe();
+        this.poolSize = redis == null ? Settings.REDIS_POOL_SIZE.defaultValue() : redis.poolSize();
+        this.timeoutMillis = budgetNanos(config) / 1_000_000L;
         this.metrics = metrics != null ? metrics : Metrics.create(config.metrics(), name,
                 () -> circuit == null ? 0 : circuit.stateCode(), () -> circuit == null ? 0 : circuit.downNanos());
     }
@@ -122,7 +137,7 @@ public final class StoreGuard implements AutoCloseable {
                 call.succeeded();
                 return reply;
             } catch (RedisPort.BusyException e) {
-                busy.increment(); // this node's pool was full: no verdict on Redis' health
+                countBusy(); // this node's pool was full: no verdict on Redis' health
             } catch (RuntimeException e) {
                 metrics.redisCall(System.nanoTime() - start, false);
                 failures.increment();
@@ -132,6 +147,24 @@ public final class StoreGuard implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /**
+     * Counts a call that found no pooled connection free in time. Nothing about Redis' health, so
+     * the circuit does not hear of it, but the operator must: the requests it concerns were decided
+     * by the failure mode. Logged at the first one, then at most once a minute with the count since.
+     */
+    private void countBusy() {
+        busy.increment();
+        long now = nanoTime.getAsLong();
+        long due = nextBusyReport.get();
+        if (now - due >= 0 && nextBusyReport.compareAndSet(due, now + BUSY_REPORT_EVERY_NANOS)) {
+            long total = busy.sum();
+            long since = total - busyReported.getAndSet(total);
+            if (since > 0) {
+                REDIS_LOG.warning(Messages.redisBusy(target, since, poolSize, timeoutMillis));
+            }
+        }
     }
 
     private static long budgetNanos(TollgateConfig c) {
@@ -158,7 +191,7 @@ public final class StoreGuard implements AutoCloseable {
                     left = store.pause(gateKey, pauseMicros);
                     call.succeeded();
                 } catch (RedisPort.BusyException e) {
-                    busy.increment();
+                    countBusy();
                 } catch (RuntimeException e) {
                     failures.increment();
                     lastFailure = e.toString();

@@ -1,0 +1,141 @@
+package dev.tollgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.config.ConfigLookup;
+import dev.tollgate.config.ConfigSources;
+import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.bucket.BucketReply;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.bucket.BucketStore;
+import dev.tollgate.internal.local.LocalStore;
+import dev.tollgate.internal.redis.RedisPort;
+import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestRequest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * A request decided without Redis because this node's pool had no connection free in time is
+ * never silent: TOLLGATE-024 reports the first at once, then at most once a minute with the count
+ * since the report before, so every such request is in exactly one report up to the last one.
+ * Against a reference model over random runs of busy, answered and idle steps on a controlled clock.
+ */
+class RedisBusyReportProperties {
+
+    static final long MINUTE_MICROS = 60_000_000L;
+    static final Pattern COUNT = Pattern.compile("TOLLGATE-024: (\\d+) requests? (?:was|were) decided without");
+
+    /** One step: a request whose Redis call finds the pool busy, one that Redis answers, or time passing. */
+    record Step(boolean busy, long advanceMicros) {
+    }
+
+    @Provide
+    Arbitrary<List<Step>> runs() {
+        Arbitrary<Step> request = Arbitraries.of(true, false).map(b -> new Step(b, 0));
+        Arbitrary<Step> idle = Arbitraries.longs().between(1, 3 * MINUTE_MICROS).map(us -> new Step(false, us));
+        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(6, request), net.jqwik.api.Tuple.of(1, idle))
+                .list().ofMaxSize(200);
+    }
+
+    @Property(tries = 300)
+    void everyRequestDecidedWithoutAFreeConnectionIsReportedAtMostOnceAMinute(@ForAll("runs") List<Step> run) {
+        ManualClock clock = new ManualClock();
+        boolean[] busyNow = {false};
+        BucketStore redis = new BucketStore() {
+            final LocalStore inside = new LocalStore(1_000, clock::nowMicros);
+
+            @Override
+            public List<BucketReply> acquire(List<BucketRequest> requests) {
+                if (busyNow[0]) {
+                    throw new RedisPort.BusyException(null);
+                }
+                return inside.acquire(requests);
+            }
+
+            @Override
+            public String name() {
+                return "redis (test)";
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Map<String, String> settings = new HashMap<>(Map.of("tollgate.metrics", "none", "tollgate.jmx", "false",
+                "tollgate.policy.default.limits", "1000/s", "tollgate.deny-cache", "false"));
+        TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", settings)),
+                getClass().getClassLoader());
+        List<Long> reported = new ArrayList<>();
+        Logger log = Logger.getLogger("dev.tollgate.redis");
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                Matcher m = COUNT.matcher(String.valueOf(r.getMessage()));
+                if (m.find()) {
+                    assertEquals(Level.WARNING, r.getLevel());
+                    reported.add(Long.parseLong(m.group(1)));
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(capture);
+        boolean parent = log.getUseParentHandlers();
+        log.setUseParentHandlers(false);
+        try (RateLimiter rl = new RateLimiter(config, redis, new LocalStore(1_000, clock::nowMicros),
+                () -> clock.nowMicros() * 1_000L, null, "busy-report", null)) {
+            // the model: when the next report may come, and the busy requests not reported yet
+            long nextReportMicros = clock.nowMicros();
+            long unreported = 0;
+            List<Long> expected = new ArrayList<>();
+            for (Step s : run) {
+                clock.advanceMicros(s.advanceMicros());
+                if (s.advanceMicros() > 0) {
+                    continue;
+                }
+                busyNow[0] = s.busy();
+                Decision d = rl.check(TestRequest.get("/").from("10.0.0." + (expected.size() % 200)));
+                assertEquals(s.busy() ? Decision.Source.LOCAL : Decision.Source.REDIS, d.source(),
+                        "a busy pool sends the request to the failure mode (local), else Redis decides");
+                if (s.busy()) {
+                    unreported++;
+                    if (clock.nowMicros() >= nextReportMicros) {
+                        expected.add(unreported);
+                        unreported = 0;
+                        nextReportMicros = clock.nowMicros() + MINUTE_MICROS;
+                    }
+                }
+            }
+            assertEquals(expected, reported);
+            long busyTotal = run.stream().filter(s -> s.busy() && s.advanceMicros() == 0).count();
+            assertEquals(busyTotal, reported.stream().mapToLong(Long::longValue).sum() + unreported,
+                    "each busy request is in exactly one report, or after the last one");
+            assertTrue(reported.size() <= 1 + clock.nowMicros() / MINUTE_MICROS, "at most one report a minute");
+            assertEquals(busyTotal, rl.redisBusy());
+        } finally {
+            log.removeHandler(capture);
+            log.setUseParentHandlers(parent);
+        }
+    }
+}
