@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleState;
+import org.apache.catalina.Wrapper;
 import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.startup.Tomcat;
 import sun.misc.Signal;
@@ -22,7 +23,8 @@ import sun.misc.SignalHandler;
 /**
  * Starts examples/servlet-app on an embedded Tomcat at port 8080 (or {@code PORT}). The store:
  * {@code TOLLGATE_REDIS_URI} when set; else a {@code redis-server} from the PATH, started here on a
- * free port and stopped on exit; else the in-memory store.
+ * free port and stopped on exit; else the in-memory store. {@code TOLLGATE_ENABLED=false} runs the
+ * same application with Tollgate off, for the "before" of a load test on {@code /api/work}.
  *
  * <p>Ctrl-C (SIGINT) or SIGTERM stops it cleanly: Tomcat and the {@code redis-server} it started
  * are stopped and {@code main} returns, so the JVM ends with status 0. That also holds when it runs
@@ -72,6 +74,9 @@ public final class Demo {
         if (ctx instanceof StandardContext standard) {
             standard.setClearReferencesThreadLocals(false);
             standard.setClearReferencesRmiTargets(false);
+            // A servlet that refuses its init-params (the work servlet's) stops the demo, not only
+            // that servlet.
+            standard.setFailCtxIfServletStartFails(true);
         }
         try {
             tomcat.start();
@@ -83,15 +88,23 @@ public final class Demo {
             }
 
             String url = "http://localhost:" + port + "/api/hello";
+            String work = "http://localhost:" + port + "/api/work";
             String limits = System.getenv("TOLLGATE_POLICY_DEFAULT_LIMITS");
+            String off = switchedOff();
             System.out.println();
             System.out.println("Tollgate demo is up: " + url);
             System.out.println("  store:  " + store);
-            System.out.println("  limits: " + (limits != null ? limits + " (from TOLLGATE_POLICY_DEFAULT_LIMITS)"
-                    : "5/s burst 10 per client address (web.xml; set TOLLGATE_POLICY_DEFAULT_LIMITS to change)"));
+            if (off != null) {
+                System.out.println("  limits: OFF (" + off + "): every request passes, unlimited, with no RateLimit header");
+            } else {
+                System.out.println("  limits: " + (limits != null ? limits + " (from TOLLGATE_POLICY_DEFAULT_LIMITS)"
+                        : "5/s burst 10 per client address (web.xml; set TOLLGATE_POLICY_DEFAULT_LIMITS to change)"));
+            }
+            System.out.println("  work:   " + work + workCost(ctx));
             System.out.println("Try:");
             System.out.println("  curl -i " + url);
             System.out.println("  for i in $(seq 40); do curl -s -o /dev/null -w '%{http_code}\\n' " + url + "; done | sort | uniq -c");
+            System.out.println("  hey -z 30s -c 50 " + work);
             System.out.println("Stop with Ctrl-C.");
             stopRequested.await();
             System.out.println();
@@ -120,6 +133,43 @@ public final class Demo {
         };
         Signal.handle(new Signal("INT"), handler);
         Signal.handle(new Signal("TERM"), handler);
+    }
+
+    /** What a request to /api/work costs, from its init-params in the application's web.xml. */
+    private static String workCost(Context ctx) {
+        if (!(ctx.findChild("work") instanceof Wrapper work)) {
+            return "";
+        }
+        String cpu = work.findInitParameter("cpu-micros");
+        String pool = work.findInitParameter("pool-size");
+        String hold = work.findInitParameter("hold-millis");
+        if (cpu == null || pool == null || hold == null) {
+            return "";
+        }
+        return " (" + cpu + " us of CPU, then one of " + pool + " connections for " + hold + " ms)";
+    }
+
+    /**
+     * Where Tollgate was turned off, e.g. {@code TOLLGATE_ENABLED=false}, or {@code null} when it is
+     * on. Read as the filter reads {@code tollgate.enabled} on a server without MicroProfile Config
+     * (system property, then environment variable), so what the demo prints is what the filter does;
+     * a value the filter refuses stops the application before this is printed.
+     */
+    static String switchedOff() {
+        String[][] sources = {
+            {"system property tollgate.enabled", System.getProperty("tollgate.enabled")},
+            {"tollgate.enabled", System.getenv("tollgate.enabled")},
+            {"tollgate_enabled", System.getenv("tollgate_enabled")},
+            {"TOLLGATE_ENABLED", System.getenv("TOLLGATE_ENABLED")},
+        };
+        for (String[] source : sources) {
+            if (source[1] != null) {
+                String v = source[1].strip().toLowerCase(java.util.Locale.ROOT);
+                boolean isOff = v.equals("false") || v.equals("no") || v.equals("off");
+                return isOff ? source[0] + "=" + source[1] : null;
+            }
+        }
+        return null;
     }
 
     private static void stop(Tomcat tomcat) {
