@@ -171,7 +171,7 @@ public abstract class OutboundClientContract {
         Map<String, Long> after = calls();
         System.out.printf(Locale.ROOT, "[servers-it] %s: after %d direct calls spent the stand-in's quota: %d %s %s,"
                         + " then (%.3f s after the first was sent) %d %s; counts before %s, after %s%n", on.server().title(), direct,
-                first.statusCode(), first.headers().firstValue("Retry-After"), first.body().strip(), between,
+                first.statusCode(), first.headers().firstValue("Retry-After").orElse("none"), first.body().strip(), between,
                 second.statusCode(), second.body().strip(), before, after);
 
         // The stand-in's next token is up to 6 s away: the partner refused the first call.
