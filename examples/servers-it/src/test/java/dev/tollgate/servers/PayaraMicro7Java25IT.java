@@ -32,4 +32,11 @@ class PayaraMicro7Java25IT extends PayaraMicroContract {
             super(PayaraMicro7Java25IT.this, App.JAXRS_APP);
         }
     }
+
+    @Nested
+    class OutboundClient extends OutboundClientContract {
+        OutboundClient() {
+            super(PayaraMicro7Java25IT.this, App.JAXRS_APP);
+        }
+    }
 }

@@ -38,4 +38,11 @@ class PayaraMicroIT extends PayaraMicroContract {
             super(PayaraMicroIT.this, App.JAXRS_APP);
         }
     }
+
+    @Nested
+    class OutboundClient extends OutboundClientContract {
+        OutboundClient() {
+            super(PayaraMicroIT.this, App.JAXRS_APP);
+        }
+    }
 }

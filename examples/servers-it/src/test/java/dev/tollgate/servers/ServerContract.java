@@ -196,10 +196,11 @@ public abstract class ServerContract {
     }
 
     /**
-     * The JAX-RS example alone, with an operator's {@code TOLLGATE_POLICIES=default,login,exports,reports}
-     * that leaves out {@code per-route}, which {@code @RateLimited} on {@code UserResource#user} names
+     * The JAX-RS example alone, with an operator's
+     * {@code TOLLGATE_POLICIES=default,login,exports,reports,partner,partner-stand-in} that leaves out
+     * {@code per-route}, which {@code @RateLimited} on {@code UserResource#user} names
      * ({@code exports} and {@code reports} stay, for the CDI interceptor, which would otherwise fail
-     * the deployment first):
+     * the deployment first, and so do the outbound example's two):
      * TOLLGATE-003, and no resource of the application may answer (not even those that name only
      * configured policies): every request gets {@code status}, 404 where the server did not start the
      * application, 500 where it runs it without its JAX-RS servlet. Then {@code serverSpecific}
@@ -207,7 +208,7 @@ public abstract class ServerContract {
      */
     protected void checkThatAnUnknownPolicyStopsTheJaxRsApp(int status, Consumer<ServerProcess> serverSpecific) {
         try (ServerProcess bad = launch("unknown-policy", jaxrsApp, newKeyPrefix("unknown"))
-                .env("TOLLGATE_POLICIES", "default,login,exports,reports")
+                .env("TOLLGATE_POLICIES", "default,login,exports,reports,partner,partner-stand-in")
                 .start()) {
             List<String> answers = new ArrayList<>();
             for (String path : List.of("/api/hello", "/api/users/1", "/api/hello")) {

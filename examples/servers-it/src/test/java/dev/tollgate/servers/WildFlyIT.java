@@ -38,4 +38,11 @@ class WildFlyIT extends WildFlyContract {
             super(WildFlyIT.this, App.JAXRS_APP);
         }
     }
+
+    @Nested
+    class OutboundClient extends OutboundClientContract {
+        OutboundClient() {
+            super(WildFlyIT.this, App.JAXRS_APP);
+        }
+    }
 }

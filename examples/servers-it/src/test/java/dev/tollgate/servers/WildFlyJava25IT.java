@@ -32,4 +32,11 @@ class WildFlyJava25IT extends WildFlyContract {
             super(WildFlyJava25IT.this, App.JAXRS_APP);
         }
     }
+
+    @Nested
+    class OutboundClient extends OutboundClientContract {
+        OutboundClient() {
+            super(WildFlyJava25IT.this, App.JAXRS_APP);
+        }
+    }
 }

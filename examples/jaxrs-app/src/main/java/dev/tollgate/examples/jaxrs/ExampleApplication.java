@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * The application's classes are listed, so every runtime deploys the same set. Tollgate's
  * settings for this application are in {@code META-INF/microprofile-config.properties}, where the
- * JAX-RS feature and the CDI interceptor of {@link ReportService} both read them (an extension
+ * JAX-RS feature, the CDI interceptor of {@link ReportService} and {@link PartnerClient} read them (an extension
  * cannot see {@code Application.getProperties()}); an operator overrides any of them with an
  * environment variable (TOLLGATE_POLICY_LOGIN_LIMITS=...) or a system property.
  */
@@ -25,6 +25,9 @@ public class ExampleApplication extends Application {
             // the CDI example; Tomcat (jaxrs-app-tomcat) has no CDI to inject or intercept ReportService
             classes.add(ReportResource.class);
             classes.add(RateLimitExceededMapper.class);
+            // the outbound client (PartnerClient is a CDI bean) and the partner API it calls by default
+            classes.add(PartnerResource.class);
+            classes.add(PartnerStandIn.class);
         }
         return classes;
     }
