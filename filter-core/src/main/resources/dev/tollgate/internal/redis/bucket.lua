@@ -136,15 +136,17 @@ if argv[9] == '1' and argv[6] == '1' and argv[4] == 'b' and argv[2] == '' and #K
   local after, retry = d, 0
   if wanted <= full then after = wanted else retry = wanted - full end
   if retry == 0 or capped then
-    -- PX: after µs rounded up to whole ms (exact: after <= 2^52)
-    local ms = math.floor((after + 999) / 1000)
+    -- PX: after µs rounded up to whole ms. x % y is floor division in the VM, no call; it may be
+    -- one y off where x / y rounds to a whole number, which the next line corrects (after <= 2^52)
+    local ms = after + 999
+    ms = (ms - ms % 1000) / 1000
     if ms * 1000 < after then ms = ms + 1 elseif ms * 1000 >= after + 1000 then ms = ms - 1 end
     if ms < minTtl then ms = minTtl end
     redis.call('SET', key, string.format('%d', now + after), 'PX', ms)
   end
-  -- whole tokens left, floor((full - after) / p), exact
+  -- whole tokens left, floor((full - after) / p), exact (corrected as above)
   local left = full - after
-  local remaining = math.floor(left / p)
+  local remaining = (left - left % p) / p
   if remaining * p > left then remaining = remaining - 1 elseif (remaining + 1) * p <= left then remaining = remaining + 1 end
   local nextIn = 0
   if after > 0 then nextIn = after - full + (remaining + 1) * p end
