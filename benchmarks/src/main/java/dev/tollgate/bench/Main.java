@@ -2,6 +2,7 @@ package dev.tollgate.bench;
 
 import dev.tollgate.bench.cluster.ClusterRun;
 import dev.tollgate.bench.decision.DecisionRun;
+import dev.tollgate.bench.decision.ScriptFloorRun;
 import dev.tollgate.bench.leasing.LeasingRun;
 import dev.tollgate.bench.engine.EngineRun;
 import dev.tollgate.bench.scenario.ScenarioRun;
@@ -13,6 +14,7 @@ import java.util.Arrays;
  *
  * <pre>
  * decision [quick] [threads=1,4,16,64] [iterations=3] [time=1s] [warmup=2] [only=regex] [pool=16] [timeout=10s] [prof=name]
+ * floor [quick] [rounds=9] [requests=20000] [calls=20000] [compare=path/to/another/bucket.lua]
  * leasing [quick] [threads=64] [rate=20000] [prefetch=100] [hold=200ms] [slice=2s] [rounds=5]
  * cluster [threads=64] [rounds=5] [time=1s] [pool=16]
  * engine [quick] [forks=1] [iterations=5] [warmup=3] [time=1s] [clients=10000,50000] [rounds=1000000] [no-interleaved] [only=localStore|localCheck|redisCheck] [prof=name]
@@ -36,6 +38,9 @@ public final class Main {
                 case "decision":
                     DecisionRun.run(out.resolve("decision"), options);
                     break;
+                case "floor":
+                    ScriptFloorRun.run(out.resolve("floor"), options);
+                    break;
                 case "leasing":
                     LeasingRun.run(out.resolve("leasing"), options);
                     break;
@@ -49,7 +54,7 @@ public final class Main {
                     ClusterRun.run(out.resolve("cluster"), options);
                     break;
                 default:
-                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision, -Dbench=engine, -Dbench=scenario, -Dbench=leasing or -Dbench=cluster");
+                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision, -Dbench=floor, -Dbench=engine, -Dbench=scenario, -Dbench=leasing or -Dbench=cluster");
                     System.exit(2);
             }
             status = 0;

@@ -1,0 +1,255 @@
+package dev.tollgate.bench.decision;
+
+import dev.tollgate.Limit;
+import dev.tollgate.bench.Options;
+import dev.tollgate.bench.RedisServer;
+import dev.tollgate.bench.report.Machine;
+import dev.tollgate.bench.report.Table;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.redis.RedisStore;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Tollgate's script against its floor (issue 15): {@code redis-benchmark -c 1}, one command at a
+ * time from C, for PING, {@code return 1}, the least script with state (TIME, GET, SET and nothing
+ * else, given the same arguments as Tollgate's) and {@code bucket.lua} with the arguments of the
+ * common case, allowed over 10,000 keys, allowed on buckets that exist, and refused on one busy
+ * key. Each round runs every contender once, in an order that rotates from round to round; the
+ * figures are medians over the rounds, and the ratios are medians of each round's own ratios.
+ *
+ * <p>Per contender and round: the median latency as {@code redis-benchmark} reports it (its
+ * histogram counts in steps of 8 µs below 256 µs, so a P50 of 31 and one of 39 may be 1 µs apart),
+ * the mean latency (10^6 / requests per second: exact, but a stall of the machine weighs in it),
+ * and {@code usec_per_call} of {@code EVALSHA} from {@code INFO commandstats} (the time inside
+ * Redis, the commands the script calls included).
+ *
+ * <p>Then the same commands from this JVM, interleaved call by call ({@link ScriptFloorCalls};
+ * {@code calls=0} leaves it out): a finer median, and every contender under the same load.
+ *
+ * <p>{@code compare=<file>} adds the same three Tollgate contenders for another version of the
+ * script (e.g. {@code git show <commit>:filter-core/src/main/resources/dev/tollgate/internal/redis/bucket.lua}),
+ * so a before and an after are measured in one run.
+ */
+public final class ScriptFloorRun {
+
+    /** The least a script with state does: read the clock, read the key, write it with an expiry. */
+    static final String FLOOR_SCRIPT = "local t = redis.call('TIME') local v = redis.call('GET', KEYS[1])"
+            + " redis.call('SET', KEYS[1], t[1], 'PX', 100) return {0, 0, 0, 0, 0}";
+
+    private static final String PING = "PING";
+    private static final String FLOOR = "floor: TIME, GET, SET";
+    private static final Pattern EVALSHA_STATS = Pattern.compile("cmdstat_evalsha:calls=(\\d+),usec=(\\d+),usec_per_call=([\\d.]+)");
+
+    private ScriptFloorRun() {
+    }
+
+    /** One contender: a command for redis-benchmark, over a key space (0: the command as is). */
+    private record Contender(String name, int keyspace, String[] command) {
+    }
+
+    /** What one run of one contender gave. */
+    private record Sample(double p50Micros, double meanMicros, double usecPerCall) {
+    }
+
+    public static void run(Path out, Options options) throws Exception {
+        boolean quick = options.quick();
+        int rounds = options.integer("rounds", quick ? 3 : 9);
+        int requests = options.integer("requests", quick ? 5_000 : 20_000);
+        String compare = options.get("compare", null);
+        RedisServer.deleteTree(out);
+        Files.createDirectories(out);
+        try (RedisServer redis = RedisServer.start(out.resolve("redis"))) {
+            RedisBenchmarkTool tool = RedisBenchmarkTool.find(redis);
+            if (tool == null) {
+                throw new IllegalStateException("no redis-benchmark on the PATH (Debian: apt-get install redis-tools)");
+            }
+            System.out.println("[bench] " + redis.version() + " on 127.0.0.1:" + redis.port() + "; " + rounds
+                    + " rounds of " + requests + " requests per contender, one connection");
+            List<Contender> contenders = new ArrayList<>();
+            contenders.add(new Contender(PING, 0, new String[] {"PING"}));
+            contenders.add(new Contender("`return 1`", 0, new String[] {"EVALSHA", load(redis, "return 1"), "0"}));
+            String[] common = arguments("10/s burst 20");
+            contenders.add(new Contender(FLOOR, 10_000, evalsha(load(redis, FLOOR_SCRIPT), "tollgate:{ip=__rand_int__}:default", common)));
+            addTollgate(contenders, "bucket.lua", load(redis, RedisStore.SCRIPT));
+            if (compare != null) {
+                String text = Files.readString(Path.of(compare), StandardCharsets.UTF_8);
+                addTollgate(contenders, "bucket.lua of " + Path.of(compare).getFileName(), load(redis, text));
+            }
+
+            Map<String, List<Sample>> samples = new LinkedHashMap<>();
+            for (Contender c : contenders) {
+                samples.put(c.name(), new ArrayList<>());
+            }
+            double[] load = new double[rounds + 1];
+            load[0] = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+            for (int r = 0; r < rounds; r++) {
+                for (int i = 0; i < contenders.size(); i++) {
+                    Contender c = contenders.get((i + r) % contenders.size());
+                    redis.cli("CONFIG", "RESETSTAT");
+                    RedisBenchmarkTool.Result result = tool.run(1, requests, c.keyspace(), c.command());
+                    Matcher m = EVALSHA_STATS.matcher(redis.cli("INFO", "commandstats"));
+                    double usec = m.find() ? Double.parseDouble(m.group(3)) : Double.NaN;
+                    samples.get(c.name()).add(new Sample(result.p50Micros(), 1e6 / result.opsPerSecond(), usec));
+                }
+                load[r + 1] = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+                System.out.printf("[bench] round %d of %d done, load average %.2f%n", r + 1, rounds, load[r + 1]);
+            }
+            Histogram[] calls = null;
+            int callRounds = options.integer("calls", quick ? 3_000 : 20_000);
+            List<ScriptFloorCalls.Commands> commands = new ArrayList<>();
+            if (callRounds > 0) {
+                for (Contender c : contenders) {
+                    commands.add(ScriptFloorCalls.Commands.of(c.name(), c.keyspace(), c.command()));
+                }
+                System.out.println("[bench] " + callRounds + " rounds of one call per contender, interleaved, from this JVM");
+                calls = ScriptFloorCalls.run(redis.host(), redis.port(), commands, callRounds / 4, callRounds);
+            }
+            double loadAfterCalls = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+            write(out, redis.version(), rounds, requests, compare, samples, load, contenders, calls, callRounds, loadAfterCalls);
+        }
+    }
+
+    /** Allowed over 10,000 keys, allowed on a bucket that exists, refused on one busy key. */
+    private static void addTollgate(List<Contender> contenders, String label, String sha) {
+        String[] common = arguments("10/s burst 20");
+        contenders.add(new Contender(label + ", allowed (10,000 keys, new buckets)", 10_000,
+                evalsha(sha, "tollgate:{ip=__rand_int__}:default", common)));
+        // 1/s with a burst of 10^9: every call is admitted and leaves a debt of 1 s, so the bucket
+        // is there at the next call for that key
+        contenders.add(new Contender(label + ", allowed (10,000 keys, existing buckets)", 10_000,
+                evalsha(sha, "tollgate:{ip=__rand_int__}:kept", arguments("1/s burst 1000000000"))));
+        contenders.add(new Contender(label + ", refused (one busy key)", 0,
+                evalsha(sha, "tollgate:{ip=192.0.2.1}:default", common)));
+    }
+
+    /** ARGV as RedisStore sends it for one enforcing token bucket: Redis' clock, decide and take. */
+    private static String[] arguments(String limit) {
+        List<String> args = new ArrayList<>(List.of("", ""));
+        args.addAll(RedisStore.bucketArguments(new BucketRequest("unused", Limit.parse(limit), 1, true)));
+        return args.toArray(new String[0]);
+    }
+
+    private static String[] evalsha(String sha, String key, String[] argv) {
+        String[] c = new String[4 + argv.length];
+        c[0] = "EVALSHA";
+        c[1] = sha;
+        c[2] = "1";
+        c[3] = key;
+        System.arraycopy(argv, 0, c, 4, argv.length);
+        return c;
+    }
+
+    private static String load(RedisServer redis, String script) {
+        String sha = redis.cli("SCRIPT", "LOAD", script).trim();
+        if (!sha.matches("[0-9a-f]{40}")) {
+            throw new IllegalStateException("SCRIPT LOAD answered " + sha);
+        }
+        return sha;
+    }
+
+    private static void write(Path out, String version, int rounds, int requests, String compare,
+                              Map<String, List<Sample>> samples, double[] load, List<Contender> contenders,
+                              Histogram[] calls, int callRounds, double loadAfterCalls) throws IOException {
+        List<Sample> ping = samples.get(PING);
+        List<Sample> floor = samples.get(FLOOR);
+        Table t = new Table("command (one connection)", "P50 µs", "mean µs", "mean vs PING", "mean vs floor",
+                "P50 vs floor", "in Redis, µs per call", "in Redis vs floor");
+        for (Map.Entry<String, List<Sample>> e : samples.entrySet()) {
+            List<Sample> s = e.getValue();
+            boolean script = !e.getKey().equals(PING);
+            t.row(e.getKey(), Table.num(median(s, Sample::p50Micros)), Table.num(median(s, Sample::meanMicros)),
+                    Table.ratio(medianRatio(s, ping, Sample::meanMicros)),
+                    Table.ratio(medianRatio(s, floor, Sample::meanMicros)),
+                    Table.ratio(medianRatio(s, floor, Sample::p50Micros)),
+                    script ? Table.num(median(s, Sample::usecPerCall)) : "",
+                    script ? Table.ratio(medianRatio(s, floor, Sample::usecPerCall)) : "");
+        }
+        StringBuilder loads = new StringBuilder();
+        for (double l : load) {
+            loads.append(loads.length() == 0 ? "" : ", ").append(String.format("%.2f", l));
+        }
+        StringBuilder md = new StringBuilder("# Tollgate's script against its floor (issue 15)\n\n")
+                .append(Machine.markdown(Machine.describe(version))).append('\n')
+                .append("`redis-benchmark -c 1 -n ").append(requests).append("`, ").append(rounds)
+                .append(" rounds, every contender once per round in a rotating order; medians over the rounds,"
+                        + " ratios the medians of each round's ratios. Load average at the start and after each round: ")
+                .append(loads).append(".\n")
+                .append(compare == null ? "" : "Compared script: `" + Path.of(compare).getFileName() + "`.\n")
+                .append("\nP50 is redis-benchmark's (steps of 8 µs here); mean is 10^6 / requests per second;"
+                        + " in Redis is `usec_per_call` of EVALSHA (`INFO commandstats`).\n\n")
+                .append(t.markdown()).append('\n');
+        StringBuilder csv = new StringBuilder(t.csv());
+        if (calls != null) {
+            Table c = new Table("command (one connection, interleaved call by call)", "P50 µs", "P90 µs", "P99 µs",
+                    "mean µs", "P50 vs PING", "P50 vs floor", "mean vs floor");
+            int pingAt = indexOf(contenders, PING);
+            int floorAt = indexOf(contenders, FLOOR);
+            for (int i = 0; i < contenders.size(); i++) {
+                Histogram h = calls[i];
+                c.row(contenders.get(i).name(), Table.num(micros(h, 50)), Table.num(micros(h, 90)), Table.num(micros(h, 99)),
+                        Table.num(h.getMean() / 1000), Table.ratio(micros(h, 50) / micros(calls[pingAt], 50)),
+                        Table.ratio(micros(h, 50) / micros(calls[floorAt], 50)),
+                        Table.ratio(h.getMean() / calls[floorAt].getMean()));
+            }
+            md.append("\n## The same commands from this JVM, one call of each in turn\n\n")
+                    .append(callRounds).append(" rounds (after ").append(callRounds / 4)
+                    .append(" of warm-up) of one call per contender on one connection, the order rotating each round;"
+                            + " timed with System.nanoTime, HdrHistogram with 3 significant digits. Load average after: ")
+                    .append(String.format("%.2f", loadAfterCalls)).append(".\n\n")
+                    .append(c.markdown()).append('\n');
+            csv.append('\n').append(c.csv());
+        }
+        Files.writeString(out.resolve("floor-results.md"), md.toString());
+        Files.writeString(out.resolve("floor-results.csv"), csv.toString());
+        System.out.println();
+        System.out.println(md);
+        System.out.println("[bench] written to " + out);
+    }
+
+    private static int indexOf(List<Contender> contenders, String name) {
+        for (int i = 0; i < contenders.size(); i++) {
+            if (contenders.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException(name);
+    }
+
+    private static double micros(Histogram h, double percentile) {
+        return h.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    private static double median(List<Sample> s, java.util.function.ToDoubleFunction<Sample> f) {
+        double[] v = new double[s.size()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = f.applyAsDouble(s.get(i));
+        }
+        return median(v);
+    }
+
+    private static double medianRatio(List<Sample> s, List<Sample> base, java.util.function.ToDoubleFunction<Sample> f) {
+        double[] v = new double[s.size()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = f.applyAsDouble(s.get(i)) / f.applyAsDouble(base.get(i));
+        }
+        return median(v);
+    }
+
+    private static double median(double[] v) {
+        double[] c = v.clone();
+        java.util.Arrays.sort(c);
+        int n = c.length;
+        return n % 2 == 1 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+    }
+}

@@ -1,0 +1,168 @@
+package dev.tollgate.internal.redis;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * {@code bucket.lua} decides a lone one-limit token bucket on a path of its own, written for speed
+ * (issue 15); the general path, which decides every shape and which {@code RedisStoreAccuracyIT}
+ * holds to {@code BucketModel}, is the reference. Each try writes one stored state under two keys,
+ * asks the lone bucket on the first (its own path) and the same bucket next to an open pause gate
+ * on the second (which takes the general path: the gate admits and takes nothing), at the same
+ * time, and wants the same four numbers, the same stored state and the same expiry.
+ *
+ * <p>The states are the ones a key can hold: none, a whole arrival time around now or far beyond
+ * a full bucket, one with a remainder in 1/n µs (of this n or another), one of an earlier
+ * version ({@code <tat>:<frac>}), one of several limits, one past 2^53, a sorted set, text.
+ * With Redis' clock the fast call reads {@code TIME} and the general one is given that time; with
+ * the test's clock both are given one.
+ */
+class BucketScriptPathsIT extends OwnRedisProperties {
+
+    private static final byte[] SHA = RedisStore.SHA1.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SCRIPT = RedisStore.SCRIPT.getBytes(StandardCharsets.UTF_8);
+
+    /** A stored state: kind, and the numbers it is made of (offsets from now in µs). */
+    record Stored(String kind, long offset, long frac, long unit, long second) {
+
+        /** Writes it, without expiry, at {@code now}. */
+        void write(String key, long now) {
+            switch (kind) {
+                case "none" -> { }
+                case "tat" -> redis.command("SET", key, Long.toString(now + offset));
+                case "frac" -> redis.command("SET", key, (now + offset) + ":" + frac + ":" + unit);
+                case "old" -> redis.command("SET", key, (now + offset) + ":" + frac);
+                case "several" -> redis.command("SET", key, (now + offset) + "," + (now + second));
+                case "huge" -> redis.command("SET", key, "99999999999999999999");
+                case "zero-led" -> redis.command("SET", key, "0" + (now + offset));
+                case "zset" -> redis.command("ZADD", key, "1", "m");
+                case "text" -> redis.command("SET", key, "x" + offset);
+                default -> throw new IllegalArgumentException(kind);
+            }
+        }
+    }
+
+    /** One bucket: capacity, one token per p/n µs, cost, enforcing or shadow. */
+    record Bucket(long capacity, long p, long n, long cost, boolean enforcing) {
+
+        long fullMicros() {
+            return capacity * p / n;
+        }
+
+        List<byte[]> args(String clock) {
+            return bytes(clock, "", enforcing ? "1" : "0", "b", Long.toString(cost), "1",
+                    Long.toString(capacity), Long.toString(p), Long.toString(n));
+        }
+    }
+
+    record Case(Bucket bucket, Stored stored, boolean redisClock) {
+    }
+
+    @Property(tries = 400, edgeCases = EdgeCasesMode.MIXIN)
+    void theLoneBucketsPathDecidesAsTheGeneralPath(@ForAll("cases") Case c) {
+        redis.command("FLUSHALL");
+        String fast = "t:{a}:p";
+        String general = "t:{b}:p";
+        String gate = "t:{b}:p:p";
+        String[] time = redis.command("TIME").split("\n");
+        long base = Long.parseLong(time[0]) * 1_000_000L + Long.parseLong(time[1]);
+        c.stored().write(fast, base);
+        c.stored().write(general, base);
+        Bucket b = c.bucket();
+
+        long started = System.nanoTime();
+        long[] one = port.evalsha(SHA, SCRIPT, bytes(fast), b.args(c.redisClock() ? "" : Long.toString(base)));
+        long now = one[4];
+        if (!c.redisClock()) {
+            assertEquals(base, now);
+        }
+        List<byte[]> generalArgs = new ArrayList<>(b.args(Long.toString(now)));
+        generalArgs.addAll(bytes("1", "g", "1", "1", "5", "0", "0"));
+        long[] two = port.evalsha(SHA, SCRIPT, bytes(general, gate), generalArgs);
+        String fastValue = redis.command("GET", fast);
+        long fastTtl = Long.parseLong(redis.command("PTTL", fast));
+        long elapsedMs = (System.nanoTime() - started) / 1_000_000 + 1;
+
+        assertEquals(5, one.length);
+        assertEquals(9, two.length);
+        assertArrayEquals(Arrays.copyOf(two, 4), Arrays.copyOf(one, 4), "remaining, next, until full, retry");
+        assertEquals(now, two[8]);
+        assertEquals(5, two[4], "the gate admits");
+
+        String generalValue = redis.command("GET", general);
+        long generalTtl = Long.parseLong(redis.command("PTTL", general));
+        boolean wrote = generalTtl >= 0; // written states expire; the states written above do not
+        long untilFull = one[2];
+        long wantedTtl = Math.max(c.redisClock() ? 1 : 60_000, (untilFull + 999) / 1000);
+        if (wrote) {
+            assertTrue(generalValue.matches("\\d+(:\\d+:\\d+)?"), "the state the general path wrote: " + generalValue);
+            if (fastTtl == -2) {
+                // the fast path wrote too, with an expiry too short to see (a full bucket: 1 ms)
+                assertTrue(wantedTtl <= elapsedMs, "expired after " + elapsedMs + " ms, wanted " + wantedTtl);
+            } else {
+                assertEquals(generalValue, fastValue);
+                assertTrue(fastTtl <= wantedTtl && fastTtl >= wantedTtl - elapsedMs,
+                        "expiry " + fastTtl + " ms, wanted " + wantedTtl + " ms less at most " + elapsedMs);
+            }
+        } else {
+            assertTrue(generalTtl == -1 || generalTtl == -2, "a state not written keeps no expiry: " + generalTtl);
+            assertEquals(generalTtl, fastTtl);
+            assertEquals(generalValue, fastValue);
+        }
+        Statistics.label("path").collect(b.n() == 1 ? "n = 1 (first path)" : "n > 1");
+        Statistics.label("decision").collect(one[3] == 0 ? "admitted" : wrote ? "refused, capped and written" : "refused");
+        Statistics.label("stored").collect(c.stored().kind());
+    }
+
+    @Provide
+    Arbitrary<Case> cases() {
+        Arbitrary<Long> p = Arbitraries.of(1L, 1_000L, 100_000L, 1_000_000L, 999_999_937L, 100_000_000_000L);
+        Arbitrary<Long> n = Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.just(1L)), Tuple.of(1, Arbitraries.just(3L)),
+                Tuple.of(1, Arbitraries.just(7L)));
+        Arbitrary<Bucket> bucket = Combinators.combine(Arbitraries.longs().between(1, 40), p, n,
+                Arbitraries.longs().between(0, 42), Arbitraries.of(true, false))
+                .as((cap, pp, nn, cost, enforcing) -> new Bucket(cap, pp, nn, Math.min(cost, cap + 2), enforcing));
+        return bucket.flatMap(b -> Combinators.combine(stored(b), Arbitraries.of(true, false))
+                .as((s, clock) -> new Case(b, s, clock)));
+    }
+
+    private static Arbitrary<Stored> stored(Bucket b) {
+        long full = b.fullMicros();
+        Arbitrary<Long> offset = Arbitraries.frequencyOf(
+                Tuple.of(2, Arbitraries.longs().between(-2, 2)),
+                Tuple.of(4, Arbitraries.longs().between(-full - 1_000_000, full)),
+                Tuple.of(2, Arbitraries.longs().between(full - b.p() / b.n() - 2, full + 2)),
+                Tuple.of(1, Arbitraries.longs().between(full, 3 * full + 10_000_000)));
+        Arbitrary<String> kind = Arbitraries.frequencyOf(
+                Tuple.of(4, Arbitraries.just("none")), Tuple.of(8, Arbitraries.just("tat")),
+                Tuple.of(3, Arbitraries.just("frac")), Tuple.of(1, Arbitraries.just("old")),
+                Tuple.of(1, Arbitraries.just("several")), Tuple.of(1, Arbitraries.just("huge")),
+                Tuple.of(1, Arbitraries.just("zero-led")), Tuple.of(1, Arbitraries.just("zset")),
+                Tuple.of(1, Arbitraries.just("text")));
+        return Combinators.combine(kind, offset, Arbitraries.longs().between(0, 20), Arbitraries.of(1L, 2L, 3L, 7L), offset)
+                .as(Stored::new);
+    }
+
+    private static List<byte[]> bytes(String... values) {
+        List<byte[]> out = new ArrayList<>(values.length);
+        for (String v : values) {
+            out.add(v.getBytes(StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+}
