@@ -171,6 +171,7 @@ public final class GrowthRun {
                 "retained heap MB", "bucket found / refusal hit", "P50 ns", "P99 ns", "mean ns", "B/call");
         Map<String, List<double[]>> time = new LinkedHashMap<>();
         Map<String, List<double[]>> heap = new LinkedHashMap<>();
+        Map<String, List<double[]>> bytes = new LinkedHashMap<>();
         for (BoundGrowth.Row r : rows) {
             Rotation.Figure f = r.figure();
             double mb = r.retainedBytes() * r.clients() / 1e6;
@@ -180,13 +181,16 @@ public final class GrowthRun {
                     Double.isNaN(r.foundShare()) ? "" : String.format(Locale.ROOT, "%.1f %%", 100 * r.foundShare()), Table.num(f.p50()), Table.num(f.p99()),
                     Table.num(f.mean()), Table.num(f.bytes()));
             add(time, r.what() + ", P50", r.clients(), f.p50());
-            add(time, r.what() + ", mean", r.clients(), f.mean());
+            add(time, r.what() + ", P90", r.clients(), f.p90());
+            add(bytes, r.what(), r.clients(), f.bytes());
             if (!Double.isNaN(mb)) {
                 add(heap, r.what(), r.clients(), mb);
             }
         }
         GrowthCharts.lines(out.resolve("growth-bounds.png"), "Local store and deny cache, bound " + bound + " (time per call)",
                 "distinct clients", "ns", time, 10, false);
+        GrowthCharts.lines(out.resolve("growth-bounds-bytes.png"), "Local store and deny cache, bound " + bound
+                + " (bytes allocated per call)", "distinct clients", "B/call", bytes, 10, false);
         GrowthCharts.lines(out.resolve("growth-bounds-memory.png"), "Local store and deny cache, bound " + bound
                 + " (heap retained)", "distinct clients", "MB", heap, 10, false);
         section(out, md, "bounds", "The local store and the deny cache at their bound (" + bound + ")", t,
