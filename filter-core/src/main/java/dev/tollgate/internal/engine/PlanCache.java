@@ -98,7 +98,8 @@ final class PlanCache {
         Arrays.fill(slots, null);
     }
 
-    private static int slot(int h) {
+    /** The slot of a peer's hash; package-private so that tests can pick addresses that share one. */
+    static int slot(int h) {
         return (h ^ (h >>> 16)) & (SLOTS - 1); // the high bits too: addresses differ mostly at their end
     }
 }
