@@ -5,6 +5,7 @@ import dev.tollgate.bench.decision.DecisionRun;
 import dev.tollgate.bench.decision.ScriptFloorRun;
 import dev.tollgate.bench.leasing.LeasingRun;
 import dev.tollgate.bench.engine.EngineRun;
+import dev.tollgate.bench.growth.GrowthRun;
 import dev.tollgate.bench.scenario.ScenarioRun;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -18,6 +19,7 @@ import java.util.Arrays;
  * leasing [quick] [threads=64] [rate=20000] [prefetch=100] [hold=200ms] [slice=2s] [rounds=5]
  * cluster [threads=64] [rounds=5] [time=1s] [pool=16]
  * engine [quick] [forks=1] [iterations=5] [warmup=3] [time=1s] [clients=10000,50000] [rounds=1000000] [no-interleaved] [only=localStore|localCheck|redisCheck] [prof=name]
+ * growth [quick] [only=redis,policies,hops,bounds] [keys=1000,10000,100000,1000000] [redis-rounds=20000] [rounds=200000] [bound=10000]
  * scenario [quick] [phase=20s] [warmup=6s] [rate=2000] [connections=128] [clients=50] [client-rate=5] [slots=8] [hold=5ms] [cpu=100us] [no-nginx] [no-pool-phase] [app-jfr]
  * </pre>
  *
@@ -50,11 +52,14 @@ public final class Main {
                 case "scenario":
                     ScenarioRun.run(out.resolve("scenario"), options);
                     break;
+                case "growth":
+                    GrowthRun.run(out.resolve("growth"), options);
+                    break;
                 case "cluster":
                     ClusterRun.run(out.resolve("cluster"), options);
                     break;
                 default:
-                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision, -Dbench=floor, -Dbench=engine, -Dbench=scenario, -Dbench=leasing or -Dbench=cluster");
+                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision, -Dbench=floor, -Dbench=engine, -Dbench=scenario, -Dbench=leasing, -Dbench=cluster or -Dbench=growth");
                     System.exit(2);
             }
             status = 0;

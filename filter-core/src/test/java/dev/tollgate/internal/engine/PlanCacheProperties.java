@@ -97,11 +97,30 @@ class PlanCacheProperties {
         return sb.toString();
     }
 
+    /**
+     * Two addresses whose plans go to the slot of 192.0.2.1: each replaces the other's kept plan,
+     * and neither may ever be answered with the other's.
+     */
+    static final String[] SAME_SLOT = sameSlot("192.0.2.1");
+
+    private static String[] sameSlot(String of) {
+        int slot = PlanCache.slot(of.hashCode());
+        String[] found = new String[2];
+        int n = 0;
+        for (int i = 0; n < 2; i++) {
+            String a = "10." + ((i >> 16) & 255) + "." + ((i >> 8) & 255) + "." + (i & 255);
+            if (PlanCache.slot(a.hashCode()) == slot) {
+                found[n++] = a;
+            }
+        }
+        return found;
+    }
+
     @Provide
     Arbitrary<List<Ask>> asks() {
         Arbitrary<Integer> config = Arbitraries.integers().between(0, CONFIGS.size() - 1);
         Arbitrary<String> peer = Arbitraries.of("192.0.2.1", "192.0.2.2", "203.0.113.9", "2001:DB8::1", "2001:db8::1",
-                "not an address", "");
+                "not an address", "", SAME_SLOT[0], SAME_SLOT[1]);
         Arbitrary<String> method = Arbitraries.of("GET", "POST");
         Arbitrary<String> path = Arbitraries.of("/api/x", "/other", "/api/export");
         Arbitrary<String> apiKey = Arbitraries.of("k1", "k2").injectNull(0.5);
