@@ -14,14 +14,9 @@ import java.util.List;
  * parsing and formatting the address and building three key strings and the plan's objects.
  *
  * <p>Bounded: {@value #SLOTS} slots, each holding the newest plan of the addresses that hash to
- * it (about 350 bytes each, 450 with the deny cache's question: at most 23 to 30 MB; less with
- * the in-memory store, which shares the storage key's text). A slot holds one address, so over
- * N clients picked uniformly at random a share of about {@code S(1 - e^(-N/S))/N} of requests
- * finds its plan (S slots): no replacement rule does better than {@code S/N} there, so the
- * number of slots is what decides it. 65,536 slots keep about 70 % of 50,000 such clients'
- * plans (16,384 kept 31 %; a miss costs about 425 bytes: docs/benchmarks.md, "How cost
- * grows"). A plan is immutable and holds nothing from the request it was made for but what
- * every request of its address would compute again.
+ * it (about 350 bytes each, 450 with the deny cache's question: at most 6 to 7.5 MB). A plan
+ * is immutable and holds nothing from the request it was made for but what every request of
+ * its address would compute again.
  *
  * <p>Thread-safe: slots are written and read without a lock on purpose. An entry is immutable
  * (final fields all the way down), so a thread that sees it sees it whole; a write another
@@ -29,8 +24,8 @@ import java.util.List;
  */
 final class PlanCache {
 
-    /** A power of two. 65,536 plans of 350 to 450 bytes (keys, plan, the peer's text): at most 23 to 30 MB. */
-    static final int SLOTS = 1 << 16;
+    /** A power of two. 16,384 plans of 350 to 450 bytes (keys, plan, the peer's text): at most 6 to 7.5 MB. */
+    static final int SLOTS = 1 << 14;
 
     /** @param hash the peer's hash: a slot taken by another address is told without reading its text */
     private record Entry(TollgateConfig config, int hash, String peer, RequestPlan plan) {
