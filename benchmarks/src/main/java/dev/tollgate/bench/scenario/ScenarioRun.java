@@ -137,6 +137,10 @@ public final class ScenarioRun {
             String[] work = {Integer.toString(slots), Long.toString(holdMicros), Long.toString(cpuMicros)};
             Settings s = new Settings(length, warmup, clients, clientRate, rate, maxInFlight, redisHandle,
                     () -> scriptCalls(redis.cli("INFO", "commandstats")));
+            if (o.flag("refusal-cost")) {
+                refusalCost(out, o, kinds, redis.uri(), work, s);
+                return;
+            }
             List<Apps> all = new ArrayList<>();
             try {
                 for (AppJvm kind : kinds) {
@@ -177,6 +181,65 @@ public final class ScenarioRun {
             write(out, o, redis.version(), nginxVersion, kinds, phases, runs, clients, clientRate, rate, maxInFlight,
                     slots, holdMicros, cpuMicros, length, jfrSummaries);
         }
+    }
+
+    /**
+     * What one refusal costs the application, Tomcat included, with nobody else calling: the
+     * runaway alone at {@code cost-rate} (1,000/s) over {@code cost-connections} (4) connections,
+     * against Tollgate (C's application) and against the constant 429 (G's), in slices of
+     * {@code phase} alternating C G G C ..., {@code runs} pairs. The figure is the application's
+     * CPU time over the slice divided by the 429s it answered; the difference is Tollgate's share.
+     */
+    private static void refusalCost(Path out, Options o, List<AppJvm> kinds, String redisUri, String[] work, Settings s)
+            throws Exception {
+        int rate = o.integer("cost-rate", 1000);
+        int connections = o.integer("cost-connections", 4);
+        int pairs = o.integer("runs", 5);
+        StringBuilder md = new StringBuilder("# The application's CPU per refusal\n\n");
+        md.append(String.format(Locale.ROOT, "Run on %s (%s): the runaway alone at %d requests/s over %d connections,"
+                + " slices of %.0f s, %d pairs alternating C G G C ...; app CPU µs per 429.%n%n", LocalDate.now(), o, rate,
+                connections, s.length().toMillis() / 1000.0, pairs));
+        for (AppJvm kind : kinds) {
+            try (Apps apps = Apps.start(out, kind, "CG", null, redisUri, work, s.maxInFlight(), s)) {
+                Table t = new Table("pair", "load avg", "Tollgate (C), µs per 429", "static 429 (G), µs per 429", "C - G", "C / G");
+                List<Double> diffs = new ArrayList<>();
+                List<Double> ratios = new ArrayList<>();
+                for (int r = 1; r <= pairs; r++) {
+                    double load = loadAverage();
+                    double c = 0;
+                    double g = 0;
+                    for (int i = 0; i < 2; i++) {
+                        boolean tollgateFirst = r % 2 == 1;
+                        boolean tollgate = (i == 0) == tollgateFirst;
+                        App app = tollgate ? apps.tollgate : apps.floor;
+                        double us = perRefusal(app, rate, connections, s.length());
+                        if (tollgate) {
+                            c = us;
+                        } else {
+                            g = us;
+                        }
+                    }
+                    diffs.add(c - g);
+                    ratios.add(c / g);
+                    t.row(r, Table.num(load), Table.num(c), Table.num(g), Table.num(c - g), Table.ratio(c / g));
+                    System.out.printf(Locale.ROOT, "[bench] %s pair %d: C %.1f µs, G %.1f µs per 429 (load %.2f)%n", kind, r, c, g, load);
+                }
+                t.row("**median**", "", "", "", "**" + Table.num(median(diffs)) + "**", Table.ratio(median(ratios)));
+                md.append("## ").append(kind).append("\n\n").append(t.markdown()).append('\n');
+            }
+        }
+        Files.writeString(out.resolve("refusal-cost.md"), md.toString(), StandardCharsets.UTF_8);
+        System.out.println();
+        System.out.println(md);
+    }
+
+    private static double perRefusal(App app, int rate, int connections, Duration length) throws InterruptedException {
+        LoadGenerator gen = new LoadGenerator("127.0.0.1", app.port, "/api/work");
+        double cpu0 = Processes.cpuSeconds(app.process.pid());
+        LoadGenerator.Group[] g = gen.run(length, 0, 1, rate, connections);
+        double cpu = Processes.cpuSeconds(app.process.pid()) - cpu0;
+        Thread.sleep(2_500);
+        return cpu / g[1].denied.getTotalCount() * 1e6;
     }
 
     /** What every phase shares. */
