@@ -20,7 +20,8 @@ public final class StaticRefusalFilter implements Filter {
 
     // What Tollgate answers the runaway under "10/s burst 20" (HttpContract), byte for byte.
     private static final byte[] BODY = ("{\"type\":\"https://iana.org/assignments/http-problem-types#quota-exceeded\","
-            + "\"title\":\"Too Many Requests\",\"status\":429,\"detail\":\"Rate limit of policy 'default' exceeded;"
+            + "\"title\":\"Request cannot be satisfied as assigned quota has been exceeded\",\"status\":429,"
+            + "\"detail\":\"Rate limit of policy 'default' exceeded;"
             + " retry in 1 s.\",\"violated-policies\":[\"default\"],\"retry-after\":1}").getBytes(StandardCharsets.UTF_8);
 
     @Override
