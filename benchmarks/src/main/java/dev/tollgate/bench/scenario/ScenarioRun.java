@@ -197,7 +197,7 @@ public final class ScenarioRun {
         int pairs = o.integer("runs", 5);
         StringBuilder md = new StringBuilder("# The application's CPU per refusal\n\n");
         md.append(String.format(Locale.ROOT, "Run on %s (%s): the runaway alone at %d requests/s over %d connections,"
-                + " slices of %.0f s, %d pairs alternating C G G C ...; app CPU µs per 429.%n%n", LocalDate.now(), o, rate,
+                + " slices of %.0f s, %d pairs alternating C G G C ...; app CPU µs per 429.%n%n", LocalDate.now(), shown(o), rate,
                 connections, s.length().toMillis() / 1000.0, pairs));
         for (AppJvm kind : kinds) {
             try (Apps apps = Apps.start(out, kind, "CG", null, redisUri, work, s.maxInFlight(), s)) {
@@ -300,6 +300,13 @@ public final class ScenarioRun {
             }
         }
         throw new IllegalStateException(java + " did not say its version");
+    }
+
+    /** The options as the report shows them: a JDK's home is this machine's path, not a figure. */
+    private static String shown(Options o) {
+        String text = o.toString();
+        String home = o.get("app-java", "");
+        return home.isBlank() ? text : text.replace(home, "<JDK home>");
     }
 
     static double loadAverage() {
@@ -470,7 +477,7 @@ public final class ScenarioRun {
                         + " %d µs of CPU work, then one of %d \"database\" slots held %d µs (at most %.0f requests/s)."
                         + " Latencies in ms, from sending to the full response. Phases C, E and G ran %d time(s), interleaved"
                         + " (E C G, then G C E, ...); the others once.%n%n",
-                LocalDate.now(), o, clients, clientRate, rate, maxInFlight, length.toMillis() / 1000.0, cpuMicros,
+                LocalDate.now(), shown(o), clients, clientRate, rate, maxInFlight, length.toMillis() / 1000.0, cpuMicros,
                 slots, holdMicros, slots * 1e6 / holdMicros, runs));
         Map<String, String> machine = Machine.describe(redisVersion);
         if (nginxVersion != null) {
