@@ -30,6 +30,11 @@ public final class Integration {
      * decision's. Never throws.
      */
     public static Set<String> decided(Object earlier, Decision decision) {
+        List<PolicyResult> results = decision.results();
+        if (earlier == null && results.size() <= 1) {
+            // the common case, once per request: one policy and nothing named before it, no set to build and copy
+            return results.isEmpty() ? Set.of() : Set.of(results.get(0).policy().name());
+        }
         Set<String> out = new LinkedHashSet<>();
         if (earlier instanceof Set<?> names) {
             for (Object n : names) {
@@ -38,7 +43,7 @@ public final class Integration {
                 }
             }
         }
-        for (PolicyResult r : decision.results()) {
+        for (PolicyResult r : results) {
             out.add(r.policy().name());
         }
         return Set.copyOf(out);

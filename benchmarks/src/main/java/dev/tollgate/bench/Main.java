@@ -20,7 +20,8 @@ import java.util.Arrays;
  * cluster [threads=64] [rounds=5] [time=1s] [pool=16]
  * engine [quick] [forks=1] [iterations=5] [warmup=3] [time=1s] [clients=10000,50000] [rounds=1000000] [no-interleaved] [only=localStore|localCheck|redisCheck] [prof=name]
  * growth [quick] [only=redis,policies,hops,bounds] [keys=1000,10000,100000,1000000] [redis-rounds=20000] [rounds=200000] [bound=10000]
- * scenario [quick] [phase=20s] [warmup=6s] [rate=2000] [connections=128] [clients=50] [client-rate=5] [slots=8] [hold=5ms] [cpu=100us] [no-nginx] [no-pool-phase] [app-jfr]
+ * scenario [quick] [runs=3] [phases=ABDFECG] [phase=20s] [warmup=6s] [rate=2000] [connections=128] [clients=50] [client-rate=5] [slots=8] [hold=5ms] [cpu=100us] [no-nginx] [no-pool-phase] [app-jfr]
+ *          [app-java=JDK home, else $TOLLGATE_BENCH_APP_JAVA] [app-threads=platform|virtual|platform,virtual] [vthreads]
  * </pre>
  *
  * Results go to {@code target/bench/}.

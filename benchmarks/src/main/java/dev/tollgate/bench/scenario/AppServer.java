@@ -16,10 +16,12 @@ import org.apache.tomcat.util.descriptor.web.FilterMap;
  * The scenario's application server, run by {@link ScenarioRun} in its own JVM so that its CPU
  * can be measured apart from the load generator's: an embedded Tomcat 11 with {@link WorkServlet}
  * at {@code /api/work} and, when asked, {@link TollgateFilter} over {@code /api/*} with a
- * {@code 10/s burst 20} limit per {@code X-Client-Id} header, on a real Redis.
+ * {@code 10/s burst 20} limit per {@code X-Client-Id} header, on a real Redis; or, as the floor a
+ * refusal inside Tomcat cannot go below, {@link StaticRefusalFilter} in its place.
  *
- * <p>Arguments: {@code port baseDir tollgate|plain redisUri slots holdMicros cpuMicros [poolSize]}
- * (no pool size: Tollgate's default). Prints
+ * <p>Arguments: {@code port baseDir tollgate|plain|static redisUri slots holdMicros cpuMicros [poolSize]}
+ * (no pool size: Tollgate's default); {@code -Dtollgate.bench.virtual-threads=true} serves requests
+ * on virtual threads (Tomcat's {@code useVirtualThreads}, Java 21 and later). Prints
  * {@code READY} when it serves, and stops when its standard input closes.
  */
 public final class AppServer {
@@ -30,7 +32,14 @@ public final class AppServer {
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
         Path base = Path.of(args[1]);
-        boolean tollgate = args[2].equals("tollgate");
+        String mode = args[2];
+        boolean tollgate = mode.equals("tollgate");
+        boolean virtual = Boolean.getBoolean("tollgate.bench.virtual-threads");
+        if (virtual && Runtime.version().feature() < 21) {
+            System.out.println("virtual threads need Java 21 or later; this application runs on Java "
+                    + Runtime.version() + " (give the scenario app-java=<a JDK 21+ home>)");
+            System.exit(2);
+        }
         String redisUri = args[3];
         int slots = Integer.parseInt(args[4]);
         long holdMicros = Long.parseLong(args[5]);
@@ -46,6 +55,12 @@ public final class AppServer {
         connector.setProperty("maxThreads", "200");
         connector.setProperty("acceptCount", "1000");
         connector.setProperty("maxKeepAliveRequests", "-1");
+        if (virtual) {
+            // Tomcat 11 runs each request on a virtual thread of its own; maxThreads no longer applies
+            if (!connector.setProperty("useVirtualThreads", "true")) {
+                throw new IllegalStateException("this Tomcat has no useVirtualThreads");
+            }
+        }
         Context ctx = tomcat.addContext("", null);
         Tomcat.addServlet(ctx, "work", new WorkServlet(slots, holdMicros, cpuMicros));
         ctx.addServletMappingDecoded("/api/work", "work");
@@ -65,9 +80,20 @@ public final class AppServer {
             map.setFilterName("tollgate");
             map.addURLPattern("/api/*");
             ctx.addFilterMap(map);
+        } else if (mode.equals("static")) {
+            FilterDef def = new FilterDef();
+            def.setFilterName("static-refusal");
+            def.setFilter(new StaticRefusalFilter());
+            def.setFilterClass(StaticRefusalFilter.class.getName());
+            def.setAsyncSupported("true");
+            ctx.addFilterDef(def);
+            FilterMap map = new FilterMap();
+            map.setFilterName("static-refusal");
+            map.addURLPattern("/api/*");
+            ctx.addFilterMap(map);
         }
         tomcat.start();
-        System.out.println("READY " + port);
+        System.out.println("READY " + port + (virtual ? " virtual-threads" : "") + " java " + Runtime.version());
         System.out.flush();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
             while (in.readLine() != null) {

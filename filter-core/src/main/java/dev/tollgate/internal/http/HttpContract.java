@@ -66,9 +66,12 @@ public final class HttpContract {
                 long seconds = retryAfterSeconds(decision.retryAfterMicros())
                         + (jitterSeconds > 0 ? java.util.concurrent.ThreadLocalRandom.current().nextLong(jitterSeconds + 1) : 0);
                 headers.add(new Header("Retry-After", Long.toString(seconds)));
-                Refusal shape = shape(decision);
-                headers.addAll(shape.headers());
-                return new HttpAnswer(shape.status(), headers, "application/problem+json", problem(decision, seconds, shape));
+                List<PolicyResult> denying = decision.denying(); // once: shape and problem both read it
+                Refusal shape = shape(denying);
+                if (!shape.headers().isEmpty()) {
+                    headers.addAll(shape.headers());
+                }
+                return new HttpAnswer(shape.status(), headers, "application/problem+json", problem(denying, seconds, shape));
             }
             default: {
                 headers.add(new Header("Retry-After", "1"));
@@ -91,7 +94,10 @@ public final class HttpContract {
      * status, and the order of {@code tollgate.policies} is the operator's to choose.
      */
     static Refusal shape(Decision decision) {
-        List<PolicyResult> denying = decision.denying();
+        return shape(decision.denying());
+    }
+
+    private static Refusal shape(List<PolicyResult> denying) {
         return denying.isEmpty() ? Refusal.STANDARD : denying.get(0).policy().refusal();
     }
 
@@ -160,19 +166,26 @@ public final class HttpContract {
         }
     }
 
-    private static String problem(Decision decision, long seconds, Refusal shape) {
-        StringBuilder violated = new StringBuilder();
-        StringBuilder policies = new StringBuilder();
-        StringBuilder concurrent = new StringBuilder();
-        StringBuilder quotas = new StringBuilder();
-        for (PolicyResult r : decision.denying()) {
+    /**
+     * The problem document. Every refusal answers one, so it is written into one builder sized
+     * once, not assembled from pieces, and the parts a refusal does not have are never made.
+     */
+    private static String problem(List<PolicyResult> denying, long seconds, Refusal shape) {
+        StringBuilder violated = new StringBuilder(32);
+        StringBuilder policies = null;
+        StringBuilder concurrent = null;
+        StringBuilder quotas = null;
+        for (int p = 0; p < denying.size(); p++) {
+            PolicyResult r = denying.get(p);
             boolean rate = false;
             boolean quota = false;
-            for (int i = 0; i < r.limits().size(); i++) {
-                LimitState s = r.limits().get(i);
+            List<LimitState> limits = r.limits();
+            for (int i = 0; i < limits.size(); i++) {
+                LimitState s = limits.get(i);
                 if (!s.admits() && r.isConcurrency(s)) {
-                    concurrent.append(concurrent.length() > 0 ? ", " : "").append('\'').append(r.policy().name())
-                            .append("' (").append(s.limit().capacity()).append(" in flight)");
+                    concurrent = concurrent == null ? new StringBuilder() : concurrent.append(", ");
+                    concurrent.append('\'').append(r.policy().name()).append("' (").append(s.limit().capacity())
+                            .append(" in flight)");
                 } else if (!s.admits() && s.limit().isCalendar()) {
                     quota = true;
                 } else if (!s.admits()) {
@@ -181,13 +194,15 @@ public final class HttpContract {
             }
             if (quota) {
                 // A calendar quota is not a rate: its client waits for the reset, so say so.
-                quotas.append(quotas.length() > 0 ? ", " : "").append('\'').append(r.policy().name()).append('\'');
+                quotas = quotas == null ? new StringBuilder() : quotas.append(", ");
+                quotas.append('\'').append(r.policy().name()).append('\'');
             }
             if (rate) {
-                policies.append(policies.length() > 0 ? ", " : "").append('\'').append(r.policy().name()).append('\'');
+                policies = policies == null ? new StringBuilder() : policies.append(", ");
+                policies.append('\'').append(r.policy().name()).append('\'');
             }
-            for (int i = 0; i < r.limits().size(); i++) {
-                if (!r.limits().get(i).admits()) {
+            for (int i = 0; i < limits.size(); i++) {
+                if (!limits.get(i).admits()) {
                     if (violated.length() > 0) {
                         violated.append(',');
                     }
@@ -196,15 +211,23 @@ public final class HttpContract {
             }
         }
         // Policy names are restricted to [A-Za-z0-9_.-], so they need no JSON escaping.
-        return "{\"type\":\"" + json(shape.type()) + "\","
-                + "\"title\":\"" + json(shape.title()) + "\","
-                + "\"status\":" + shape.status() + ","
-                + "\"detail\":\"" + (policies.length() > 0 ? "Rate limit of policy " + policies + " exceeded; " : "")
-                + (quotas.length() > 0 ? "Calendar quota of policy " + quotas + " used up; " : "")
-                + (concurrent.length() > 0 ? "Concurrency limit of policy " + concurrent + " reached; " : "")
-                + "retry in " + seconds + " s.\","
-                + "\"violated-policies\":[" + violated + "],"
-                + "\"retry-after\":" + seconds + "}";
+        StringBuilder body = new StringBuilder(200 + shape.type().length() + violated.length() * 3);
+        body.append("{\"type\":\"").append(json(shape.type())).append("\",")
+                .append("\"title\":\"").append(json(shape.title())).append("\",")
+                .append("\"status\":").append(shape.status()).append(',')
+                .append("\"detail\":\"");
+        if (policies != null) {
+            body.append("Rate limit of policy ").append(policies).append(" exceeded; ");
+        }
+        if (quotas != null) {
+            body.append("Calendar quota of policy ").append(quotas).append(" used up; ");
+        }
+        if (concurrent != null) {
+            body.append("Concurrency limit of policy ").append(concurrent).append(" reached; ");
+        }
+        return body.append("retry in ").append(seconds).append(" s.\",")
+                .append("\"violated-policies\":[").append(violated).append("],")
+                .append("\"retry-after\":").append(seconds).append('}').toString();
     }
 
     /** Type and title hold no control character ({@link Refusal}); quotes and backslashes are escaped. */

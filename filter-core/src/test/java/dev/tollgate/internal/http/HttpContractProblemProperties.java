@@ -1,0 +1,155 @@
+package dev.tollgate.internal.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.tollgate.Algorithm;
+import dev.tollgate.Costs;
+import dev.tollgate.Decision;
+import dev.tollgate.HttpAnswer;
+import dev.tollgate.Integration;
+import dev.tollgate.Limit;
+import dev.tollgate.LimitState;
+import dev.tollgate.Mode;
+import dev.tollgate.Policy;
+import dev.tollgate.PolicyResult;
+import dev.tollgate.Refusal;
+import dev.tollgate.RequestMatcher;
+import dev.tollgate.config.HeaderStyle;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * The refusal's body and the decided-policies attribute, written on every refusal and so kept
+ * cheap, against reference models that build them the plain way: the problem document as it was
+ * assembled from concatenated pieces, and the attribute as an ordered set copied.
+ */
+class HttpContractProblemProperties {
+
+    static final List<Limit> RATES = Limit.parse("10/s burst 20; 1000/day");
+    static final Limit QUOTA = Limit.parse("1000/month calendar").get(0);
+    /** A shaped refusal whose title needs escaping in JSON (a quote, a backslash). */
+    static final Refusal SHAPED = new Refusal(503, "https://example.com/problems/partner", "Partner \"quota\" \\ used up",
+            List.of(new HttpAnswer.Header("X-Reason", "quota")));
+
+    /** One policy's result: one or two rate limits or a calendar quota, each admitting or not. */
+    @Provide
+    Arbitrary<PolicyResult> result() {
+        return Combinators.combine(Arbitraries.of("default", "api", "partner.v2", "a-b_c"),
+                Arbitraries.integers().between(1, 2), Arbitraries.of(true, false),
+                Arbitraries.longs().between(0, 3).list().ofSize(3), Arbitraries.longs().between(1, 90_000_000L),
+                Arbitraries.of(Refusal.STANDARD, SHAPED)).as((name, rates, quota, remaining, retry, refusal) -> {
+                    // a policy's limits are all rates or one calendar quota
+                    List<Limit> limits = quota ? List.of(QUOTA) : RATES.subList(0, rates);
+                    Policy p = new Policy(name, limits, Map.of(), r -> null, "custom", RequestMatcher.ALL, Mode.ENFORCE,
+                            Costs.ONE, quota ? Algorithm.CALENDAR : Algorithm.TOKEN_BUCKET, null, null).withRefusal(refusal);
+                    List<LimitState> states = new ArrayList<>();
+                    for (int i = 0; i < limits.size(); i++) {
+                        boolean refuses = remaining.get(i) == 0;
+                        states.add(new LimitState(limits.get(i), remaining.get(i), 100_000, 2_000_000, refuses ? retry : 0));
+                    }
+                    return new PolicyResult(p, "header.x-client-id=c", null, states);
+                });
+    }
+
+    @Property(tries = 500)
+    void aRefusalsBodyIsTheReferenceDocument(@ForAll("results") List<PolicyResult> results) {
+        Decision d = new Decision(Decision.Verdict.DENY, results, 1_000_000, Decision.Source.REDIS);
+        HttpAnswer a = HttpContract.answer(d, HeaderStyle.DRAFT);
+        long seconds = HttpContract.retryAfterSeconds(d.retryAfterMicros());
+        Refusal shape = d.denying().isEmpty() ? Refusal.STANDARD : d.denying().get(0).policy().refusal();
+        assertEquals(referenceProblem(d, seconds, shape), a.body());
+        assertEquals(shape.status(), a.status());
+    }
+
+    @Property(tries = 500)
+    void theDecidedAttributeIsTheReferenceSet(@ForAll("results") List<PolicyResult> results,
+                                              @ForAll("earlier") Object earlier) {
+        Decision d = new Decision(Decision.Verdict.ALLOW, results, 0, Decision.Source.REDIS);
+        Set<String> got = Integration.decided(earlier, d);
+        Set<String> want = referenceDecided(earlier, d);
+        assertEquals(want, got);
+        assertEquals(List.copyOf(want).size(), got.size());
+    }
+
+    @Provide
+    Arbitrary<List<PolicyResult>> results() {
+        return result().list().ofMinSize(0).ofMaxSize(3).uniqueElements(r -> r.policy().name());
+    }
+
+    @Provide
+    Arbitrary<Object> earlier() {
+        return Arbitraries.oneOf(Arbitraries.just(null), Arbitraries.of("not a set"),
+                Arbitraries.of("default", "other").set().ofMaxSize(2).map(s -> (Object) s));
+    }
+
+    /** The attribute's value built the plain way: what was named before, then the decision's policies, in order. */
+    static Set<String> referenceDecided(Object earlier, Decision decision) {
+        Set<String> out = new LinkedHashSet<>();
+        if (earlier instanceof Set<?> names) {
+            for (Object n : names) {
+                if (n instanceof String s) {
+                    out.add(s);
+                }
+            }
+        }
+        for (PolicyResult r : decision.results()) {
+            out.add(r.policy().name());
+        }
+        return Set.copyOf(out);
+    }
+
+    /** The problem document assembled piece by piece, as HttpContract wrote it before it used one builder. */
+    static String referenceProblem(Decision decision, long seconds, Refusal shape) {
+        StringBuilder violated = new StringBuilder();
+        StringBuilder policies = new StringBuilder();
+        StringBuilder concurrent = new StringBuilder();
+        StringBuilder quotas = new StringBuilder();
+        for (PolicyResult r : decision.denying()) {
+            boolean rate = false;
+            boolean quota = false;
+            for (int i = 0; i < r.limits().size(); i++) {
+                LimitState s = r.limits().get(i);
+                if (!s.admits() && r.isConcurrency(s)) {
+                    concurrent.append(concurrent.length() > 0 ? ", " : "").append('\'').append(r.policy().name())
+                            .append("' (").append(s.limit().capacity()).append(" in flight)");
+                } else if (!s.admits() && s.limit().isCalendar()) {
+                    quota = true;
+                } else if (!s.admits()) {
+                    rate = true;
+                }
+            }
+            if (quota) {
+                quotas.append(quotas.length() > 0 ? ", " : "").append('\'').append(r.policy().name()).append('\'');
+            }
+            if (rate) {
+                policies.append(policies.length() > 0 ? ", " : "").append('\'').append(r.policy().name()).append('\'');
+            }
+            for (int i = 0; i < r.limits().size(); i++) {
+                if (!r.limits().get(i).admits()) {
+                    if (violated.length() > 0) {
+                        violated.append(',');
+                    }
+                    violated.append('"').append(r.limitName(i)).append('"');
+                }
+            }
+        }
+        return "{\"type\":\"" + shape.type().replace("\\", "\\\\").replace("\"", "\\\"") + "\","
+                + "\"title\":\"" + shape.title().replace("\\", "\\\\").replace("\"", "\\\"") + "\","
+                + "\"status\":" + shape.status() + ","
+                + "\"detail\":\"" + (policies.length() > 0 ? "Rate limit of policy " + policies + " exceeded; " : "")
+                + (quotas.length() > 0 ? "Calendar quota of policy " + quotas + " used up; " : "")
+                + (concurrent.length() > 0 ? "Concurrency limit of policy " + concurrent + " reached; " : "")
+                + "retry in " + seconds + " s.\","
+                + "\"violated-policies\":[" + violated + "],"
+                + "\"retry-after\":" + seconds + "}";
+    }
+}
