@@ -1,5 +1,6 @@
 package dev.tollgate.bench;
 
+import dev.tollgate.bench.appcpu.AppCpuRun;
 import dev.tollgate.bench.cluster.ClusterRun;
 import dev.tollgate.bench.decision.DecisionRun;
 import dev.tollgate.bench.leasing.LeasingRun;
@@ -16,6 +17,7 @@ import java.util.Arrays;
  * leasing [quick] [threads=64] [rate=20000] [prefetch=100] [hold=200ms] [slice=2s] [rounds=5]
  * cluster [threads=64] [rounds=5] [time=1s] [pool=16]
  * engine [quick] [forks=1] [iterations=5] [warmup=3] [time=1s] [clients=10000,50000] [rounds=1000000] [no-interleaved] [only=localStore|localCheck|redisCheck] [prof=name]
+ * appcpu [phase=10s] [rounds=5] [warmup=15s] [rate=2000] [connections=100] [clients=10000] [paths=bare,ping,allowed,refused] [jfr]
  * scenario [quick] [phase=20s] [warmup=6s] [rate=2000] [connections=128] [clients=50] [client-rate=5] [slots=8] [hold=5ms] [cpu=100us] [no-nginx] [no-pool-phase] [app-jfr]
  * </pre>
  *
@@ -45,11 +47,14 @@ public final class Main {
                 case "scenario":
                     ScenarioRun.run(out.resolve("scenario"), options);
                     break;
+                case "appcpu":
+                    AppCpuRun.run(out.resolve("appcpu"), options);
+                    break;
                 case "cluster":
                     ClusterRun.run(out.resolve("cluster"), options);
                     break;
                 default:
-                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision, -Dbench=engine, -Dbench=scenario, -Dbench=leasing or -Dbench=cluster");
+                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision, -Dbench=engine, -Dbench=scenario, -Dbench=leasing, -Dbench=cluster or -Dbench=appcpu");
                     System.exit(2);
             }
             status = 0;
