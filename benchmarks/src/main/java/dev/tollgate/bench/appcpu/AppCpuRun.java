@@ -35,8 +35,12 @@ import org.HdrHistogram.Histogram;
  * adds to a request against what one Redis round trip adds, both from the same servlet in the same
  * round. {@code allowed / ping} (whole requests) is reported too.
  *
+ * <p>With {@code calls}, runs {@link CallCost} instead (one thread, no server: the client's own
+ * CPU and allocation per call; {@code calls-per-round=20000}, {@code rounds}).
+ *
  * <p>Options: {@code phase=10s rounds=5 warmup=15s rate=2000 connections=100 clients=10000
- * paths=bare,ping,allowed,refused jfr} ({@code jfr}: a flight recording of the application JVM,
+ * paths=bare,ping,allowed,refused jfr perf-map} ({@code perf-map}: the JIT's symbols
+ * for Linux {@code perf} in {@code /tmp/perf-<pid>.map} when the application exits; {@code jfr}: a flight recording of the application JVM,
  * {@code profile} settings, in {@code target/bench/appcpu/app.jfr}; with {@code paths=allowed} it
  * holds the allowed path alone).
  */
@@ -79,11 +83,23 @@ public final class AppCpuRun {
         }
         RedisServer.deleteTree(out);
         Files.createDirectories(out);
+        if (o.flag("calls")) {
+            int calls = o.integer("calls-per-round", 20_000);
+            try (RedisServer redis = RedisServer.start(out.resolve("redis"))) {
+                System.out.println("[bench] appcpu calls: one thread, " + calls + " calls per contender per round, "
+                        + rounds + " rounds, in turn; " + redis.version());
+                String md = "# The client's own cost of one call\n\n" + LocalDate.now() + " (" + o + "), load average at the end: "
+                        + loadAverage() + "\n\n" + CallCost.markdown(CallCost.run(redis.port(), calls, rounds));
+                Files.writeString(out.resolve("calls.md"), md, StandardCharsets.UTF_8);
+                System.out.println(md);
+            }
+            return;
+        }
         System.out.printf(Locale.ROOT, "[bench] appcpu: %s at %d req/s over %d connections, %d rounds of %s phases,"
                 + " results in %s%n", paths, rate, connections, rounds, length, out);
         List<Phase> phases = new ArrayList<>();
         try (RedisServer redis = RedisServer.start(out.resolve("redis"));
-             App app = App.start(out, redis.port(), o.flag("jfr"));
+             App app = App.start(out, redis.port(), o.flag("jfr"), o.flag("perf-map"));
              OpenLoop load = new OpenLoop("127.0.0.1", app.port, connections)) {
             System.out.println("[bench] " + redis.version() + " on 127.0.0.1:" + redis.port());
             for (String p : paths) {
@@ -281,12 +297,16 @@ public final class AppCpuRun {
             this.pid = process.pid();
         }
 
-        static App start(Path dir, int redisPort, boolean jfr) throws IOException {
+        static App start(Path dir, int redisPort, boolean jfr, boolean perfMap) throws IOException {
             int port = RedisServer.freePort();
             List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx512m"));
             if (jfr) {
                 cmd.add("-XX:StartFlightRecording=filename=" + dir.resolve("app.jfr") + ",settings=profile,dumponexit=true");
+            }
+            if (perfMap) {
+                // the JIT's symbols for Linux perf, written to /tmp/perf-<pid>.map when the JVM exits
+                cmd.addAll(List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DumpPerfMapAtExit", "-XX:+PreserveFramePointer"));
             }
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), AppCpuServer.class.getName(),
                     Integer.toString(port), dir.resolve("tomcat").toString(), Integer.toString(redisPort)));
@@ -304,7 +324,7 @@ public final class AppCpuRun {
                     Thread pump = new Thread(() -> pump(in, log, seen), "app-log");
                     pump.setDaemon(true);
                     pump.start();
-                    System.out.println("[bench] application on 127.0.0.1:" + port);
+                    System.out.println("[bench] application on 127.0.0.1:" + port + ", pid " + app.pid);
                     return app;
                 }
             }
