@@ -40,7 +40,7 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Options: {@code phase=10s rounds=5 warmup=15s rate=2000 connections=100 clients=10000
  * paths=bare,ping,allowed,refused jfr perf-map} ({@code perf-map}: the JIT's symbols
- * for Linux {@code perf} in {@code /tmp/perf-<pid>.map} when the application exits; {@code jfr}: a flight recording of the application JVM,
+ * for Linux {@code perf} in the map file perf reads ({@code perf-<pid>.map} in the system temporary directory) when the application exits; {@code jfr}: a flight recording of the application JVM,
  * {@code profile} settings, in {@code target/bench/appcpu/app.jfr}; with {@code paths=allowed} it
  * holds the allowed path alone).
  */
@@ -305,7 +305,7 @@ public final class AppCpuRun {
                 cmd.add("-XX:StartFlightRecording=filename=" + dir.resolve("app.jfr") + ",settings=profile,dumponexit=true");
             }
             if (perfMap) {
-                // the JIT's symbols for Linux perf, written to /tmp/perf-<pid>.map when the JVM exits
+                // the JIT's symbols for Linux perf, written to perf-<pid>.map in the system temporary directory when the JVM exits
                 cmd.addAll(List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DumpPerfMapAtExit", "-XX:+PreserveFramePointer"));
             }
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), AppCpuServer.class.getName(),
