@@ -1,5 +1,6 @@
 package dev.tollgate.bench;
 
+import dev.tollgate.bench.appcpu.AppCpuRun;
 import dev.tollgate.bench.cluster.ClusterRun;
 import dev.tollgate.bench.decision.DecisionRun;
 import dev.tollgate.bench.decision.ScriptFloorRun;
@@ -20,6 +21,7 @@ import java.util.Arrays;
  * cluster [threads=64] [rounds=5] [time=1s] [pool=16]
  * engine [quick] [forks=1] [iterations=5] [warmup=3] [time=1s] [clients=10000,50000] [rounds=1000000] [no-interleaved] [only=localStore|localCheck|redisCheck] [prof=name]
  * growth [quick] [only=redis,policies,hops,bounds] [keys=1000,10000,100000,1000000] [redis-rounds=20000] [rounds=200000] [bound=10000]
+ * appcpu [phase=10s] [rounds=5] [warmup=15s] [rate=2000] [connections=100] [clients=10000] [paths=bare,ping,allowed,refused] [jfr] [perf-map] [calls [calls-per-round=20000]]
  * scenario [quick] [runs=3] [phases=ABDFECG] [phase=20s] [warmup=6s] [rate=2000] [connections=128] [clients=50] [client-rate=5] [slots=8] [hold=5ms] [cpu=100us] [no-nginx] [no-pool-phase] [app-jfr]
  *          [app-java=JDK home, else $TOLLGATE_BENCH_APP_JAVA] [app-threads=platform|virtual|platform,virtual] [vthreads]
  * </pre>
@@ -56,11 +58,14 @@ public final class Main {
                 case "growth":
                     GrowthRun.run(out.resolve("growth"), options);
                     break;
+                case "appcpu":
+                    AppCpuRun.run(out.resolve("appcpu"), options);
+                    break;
                 case "cluster":
                     ClusterRun.run(out.resolve("cluster"), options);
                     break;
                 default:
-                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision, -Dbench=floor, -Dbench=engine, -Dbench=scenario, -Dbench=leasing, -Dbench=cluster or -Dbench=growth");
+                    System.err.println("Unknown benchmark '" + what + "': use -Dbench=decision, -Dbench=floor, -Dbench=engine, -Dbench=scenario, -Dbench=leasing, -Dbench=cluster, -Dbench=growth or -Dbench=appcpu");
                     System.exit(2);
             }
             status = 0;

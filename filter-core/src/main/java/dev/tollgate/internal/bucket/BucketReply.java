@@ -1,5 +1,6 @@
 package dev.tollgate.internal.bucket;
 
+import dev.tollgate.Limit;
 import dev.tollgate.LimitState;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -61,19 +62,25 @@ public record BucketReply(List<LimitState> limits) {
      */
     public static List<BucketReply> decode(List<BucketRequest> requests, long[] reply) {
         int limits = 0;
-        for (BucketRequest r : requests) {
-            limits += r.limits().size();
+        for (int i = 0; i < requests.size(); i++) {
+            limits += requests.get(i).limits().size();
         }
         if (reply == null || reply.length != limits * PER_LIMIT + 1) {
             throw new IllegalStateException("the bucket script answered " + Arrays.toString(reply) + " for "
                     + limits + " limits");
         }
+        if (limits == 1 && requests.size() == 1) {
+            // the usual call, one bucket with one limit: its reply without a list to fill and copy
+            LimitState state = new LimitState(requests.get(0).limits().get(0), reply[0], reply[1], reply[2], reply[3]);
+            return List.of(new BucketReply(List.of(state)));
+        }
         List<BucketReply> out = new ArrayList<>(requests.size());
         int at = 0;
-        for (BucketRequest r : requests) {
-            List<LimitState> states = new ArrayList<>(r.limits().size());
-            for (var limit : r.limits()) {
-                states.add(new LimitState(limit, reply[at], reply[at + 1], reply[at + 2], reply[at + 3]));
+        for (int i = 0; i < requests.size(); i++) {
+            List<Limit> ls = requests.get(i).limits();
+            List<LimitState> states = new ArrayList<>(ls.size());
+            for (int k = 0; k < ls.size(); k++) {
+                states.add(new LimitState(ls.get(k), reply[at], reply[at + 1], reply[at + 2], reply[at + 3]));
                 at += PER_LIMIT;
             }
             out.add(new BucketReply(states));

@@ -199,32 +199,49 @@ final class AutoPipeline<C> {
 
     /** Takes up to maxBatch queued commands and sends them; false when there were none. */
     private boolean sendOneBatch(long deadlineNanos) {
-        List<Call<C>> batch = new ArrayList<>(Math.min(maxBatch, 16));
+        // a batch of one (a caller alone, the usual case below saturation) allocates no list of its own
+        Call<C> first = null;
+        List<Call<C>> more = null;
+        int taken = 0;
         Call<C> c;
-        while (batch.size() < maxBatch && (c = queue.poll()) != null) {
+        while (taken < maxBatch && (c = queue.poll()) != null) {
             if (Call.STATE.compareAndSet(c, QUEUED, TAKEN)) {
-                batch.add(c);
+                if (first == null) {
+                    first = c;
+                } else {
+                    if (more == null) {
+                        more = new ArrayList<>(Math.min(maxBatch, 16));
+                        more.add(first);
+                    }
+                    more.add(c);
+                }
+                taken++;
             }
         }
-        if (batch.isEmpty()) {
+        if (first == null) {
             return false;
         }
-        List<C> commands = new ArrayList<>(batch.size());
-        for (Call<C> b : batch) {
-            commands.add(b.command);
+        List<C> commands;
+        if (more == null) {
+            commands = List.of(first.command);
+        } else {
+            commands = new ArrayList<>(taken);
+            for (int i = 0; i < taken; i++) {
+                commands.add(more.get(i).command);
+            }
         }
         List<Object> replies;
         try {
             replies = exchange.send(commands, deadlineNanos);
-            if (replies.size() != batch.size()) {
-                throw new IllegalStateException(replies.size() + " replies to " + batch.size() + " commands");
+            if (replies.size() != taken) {
+                throw new IllegalStateException(replies.size() + " replies to " + taken + " commands");
             }
         } catch (RuntimeException | Error e) {
-            replies = Collections.nCopies(batch.size(), e);
+            replies = Collections.nCopies(taken, e);
         }
         Thread self = Thread.currentThread();
-        for (int i = 0; i < batch.size(); i++) {
-            Call<C> b = batch.get(i);
+        for (int i = 0; i < taken; i++) {
+            Call<C> b = more == null ? first : more.get(i);
             b.reply = replies.get(i);
             b.state = DONE;
             if (b.caller != self) {

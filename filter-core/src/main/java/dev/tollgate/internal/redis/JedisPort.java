@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.ConnectionPoolConfig;
@@ -23,6 +24,7 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.args.Rawable;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -441,22 +443,26 @@ public final class JedisPort implements RedisPort {
         boolean reusable = false;
         try {
             int configured = c.getSoTimeout();
-            for (Script s : batch) {
+            for (int i = 0; i < batch.size(); i++) {
+                Script s = batch.get(i);
                 write(c, s, s.sha1() != null);
             }
             List<Object> replies = read(c, batch.size(), deadline);
-            List<Integer> lost = new ArrayList<>(0);
+            List<Integer> lost = null;
             for (int i = 0; i < batch.size(); i++) {
                 if (replies.get(i) instanceof JedisDataException e && noScript(e)) {
                     if (batch.get(i).script() == null) {
                         replies.set(i, new NoScriptException(e));
                     } else {
+                        if (lost == null) {
+                            lost = new ArrayList<>(1);
+                        }
                         lost.add(i);
                         write(c, batch.get(i), false);
                     }
                 }
             }
-            if (!lost.isEmpty()) {
+            if (lost != null) {
                 List<Object> again = read(c, lost.size(), deadline);
                 for (int k = 0; k < lost.size(); k++) {
                     replies.set(lost.get(k), again.get(k));
@@ -516,17 +522,55 @@ public final class JedisPort implements RedisPort {
     }
 
     private static void write(Connection c, Script s, boolean bySha) {
-        byte[][] a = new byte[2 + s.keys().size() + s.args().size()][];
-        a[0] = bySha ? s.sha1() : s.script();
-        a[1] = Protocol.toByteArray(s.keys().size());
-        int i = 2;
-        for (byte[] k : s.keys()) {
-            a[i++] = k;
+        CommandArguments a = new CommandArguments(bySha ? Protocol.Command.EVALSHA : Protocol.Command.EVAL);
+        a.add(new Bytes(bySha ? s.sha1() : s.script()));
+        List<byte[]> keys = s.keys();
+        a.add(keys.size() < KEY_COUNTS.length ? KEY_COUNTS[keys.size()] : new Bytes(Protocol.toByteArray(keys.size())));
+        for (int i = 0; i < keys.size(); i++) {
+            a.add(new Bytes(keys.get(i)));
         }
-        for (byte[] v : s.args()) {
-            a[i++] = v;
+        List<byte[]> args = s.args();
+        for (int i = 0; i < args.size(); i++) {
+            a.add(new Bytes(args.get(i)));
         }
-        c.sendCommand(bySha ? Protocol.Command.EVALSHA : Protocol.Command.EVAL, a);
+        c.sendCommand(a);
+    }
+
+    /** The number of keys of a script call, encoded once for the usual counts. */
+    private static final Bytes[] KEY_COUNTS = new Bytes[8];
+
+    static {
+        for (int i = 0; i < KEY_COUNTS.length; i++) {
+            KEY_COUNTS[i] = new Bytes(Protocol.toByteArray(i));
+        }
+    }
+
+    /**
+     * An argument as Jedis writes it, the array itself: Jedis' own wrapper copies every argument
+     * (about 340 B per script call), and these arrays are never changed once made (the store's
+     * encoded shapes are shared by every call of their shape).
+     */
+    private static final class Bytes implements Rawable {
+        private final byte[] raw;
+
+        Bytes(byte[] raw) {
+            this.raw = raw;
+        }
+
+        @Override
+        public byte[] getRaw() {
+            return raw;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Bytes b && java.util.Arrays.equals(raw, b.raw);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(raw);
+        }
     }
 
     /** Reads {@code n} replies, each with a socket timeout of what is left before {@code deadline}. */

@@ -182,7 +182,8 @@ public final class RedisStore implements BucketStore {
 
     /** Keys and the per-key arguments both scripts share. */
     private void addArguments(List<BucketRequest> requests, List<byte[]> keys, List<byte[]> args, long nowMicros) {
-        for (BucketRequest r : requests) {
+        for (int i = 0; i < requests.size(); i++) {
+            BucketRequest r = requests.get(i);
             keys.add(bytes(r.key()));
             if (r.algorithm() == Algorithm.CALENDAR) {
                 // the window boundaries move with time: encoded on every call
