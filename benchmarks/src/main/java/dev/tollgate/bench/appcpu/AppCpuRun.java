@@ -1,6 +1,7 @@
 package dev.tollgate.bench.appcpu;
 
 import dev.tollgate.bench.Options;
+import dev.tollgate.bench.Processes;
 import dev.tollgate.bench.RedisServer;
 import dev.tollgate.bench.report.Machine;
 import dev.tollgate.bench.report.Table;
@@ -18,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -176,13 +176,11 @@ public final class AppCpuRun {
 
     /** User plus system CPU seconds of a process and its threads so far, from /proc (Linux). */
     static double cpuSeconds(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime, stime in USER_HZ
-        } catch (IOException | RuntimeException e) {
-            throw new IllegalStateException("cannot read the CPU time of process " + pid + " from /proc: " + e);
+        double seconds = Processes.cpuSeconds(pid);
+        if (Double.isNaN(seconds)) {
+            throw new IllegalStateException("cannot read the CPU time of process " + pid + " from /proc");
         }
+        return seconds;
     }
 
     private static double us(Histogram h, double percentile) {
@@ -349,21 +347,7 @@ public final class AppCpuRun {
 
         @Override
         public void close() {
-            if (!process.isAlive()) {
-                return;
-            }
-            try {
-                process.getOutputStream().close(); // AppCpuServer stops when its input closes
-                if (!process.waitFor(15, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                    process.waitFor(5, TimeUnit.SECONDS);
-                }
-            } catch (IOException e) {
-                process.destroyForcibly();
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
+            Processes.stop(process);
         }
     }
 }

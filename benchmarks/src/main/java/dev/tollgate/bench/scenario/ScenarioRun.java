@@ -1,6 +1,7 @@
 package dev.tollgate.bench.scenario;
 
 import dev.tollgate.bench.Options;
+import dev.tollgate.bench.Processes;
 import dev.tollgate.bench.RedisServer;
 import dev.tollgate.bench.report.Charts;
 import dev.tollgate.bench.report.Json;
@@ -847,21 +848,7 @@ public final class ScenarioRun {
 
         @Override
         public void close() {
-            if (!process.isAlive()) {
-                return;
-            }
-            try {
-                process.getOutputStream().close(); // AppServer stops when its input closes
-                if (!process.waitFor(15, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                    process.waitFor(5, TimeUnit.SECONDS);
-                }
-            } catch (IOException e) {
-                process.destroyForcibly();
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
+            Processes.stop(process);
         }
     }
 }
