@@ -42,16 +42,22 @@ public interface RequestMatcher {
      */
     static RequestMatcher parse(String text) {
         RequestPatterns patterns = RequestPatterns.parse(text);
-        return new RequestMatcher() {
+        final class Parsed implements RequestMatcher, RequestPatterns.Backed {
             @Override
             public boolean matches(String method, String path) {
                 return patterns.matches(method, path);
             }
 
             @Override
+            public RequestPatterns patterns() {
+                return patterns;
+            }
+
+            @Override
             public String toString() {
                 return patterns.toString();
             }
-        };
+        }
+        return new Parsed();
     }
 }

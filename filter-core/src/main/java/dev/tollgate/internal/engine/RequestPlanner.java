@@ -12,6 +12,7 @@ import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.identity.ClientKeys;
 import dev.tollgate.internal.identity.ClientRequest;
+import dev.tollgate.internal.match.RequestPatterns;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -47,9 +48,17 @@ public final class RequestPlanner {
         String path = safePath(request);
         List<Policy> all = c.policies();
         List<Policy> some = null; // made at the first policy that does not match: no copy when all do
+        RequestPatterns.Path cut = null; // the path cut once, at the first policy of patterns
         for (int i = 0; i < all.size(); i++) {
             Policy p = all.get(i);
-            if (p.match().matches(method, path)) {
+            boolean matches;
+            if (p.match() instanceof RequestPatterns.Backed b) {
+                cut = cut != null ? cut : new RequestPatterns.Path(path);
+                matches = b.patterns().matches(method, cut);
+            } else {
+                matches = p.match().matches(method, path);
+            }
+            if (matches) {
                 if (some != null) {
                     some.add(p);
                 }

@@ -101,25 +101,69 @@ public final class RequestPatterns {
 
     /** Whether an entry covers this request; false for a null path. */
     public boolean matches(String method, String path) {
-        if (path == null) {
+        return path != null && matches(method, new Path(path));
+    }
+
+    /**
+     * Whether an entry covers this request, its path cut once for every matcher that reads it
+     * (see {@link Path}); false for a null path.
+     */
+    public boolean matches(String method, Path path) {
+        if (path.text == null) {
             return false;
         }
-        Segments routed = new Segments(path, false);
-        Segments resolved = null;
-        for (Entry e : entries) {
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
             if (e.covers(method)) {
-                if (matchSegments(e.segments, path, routed)) {
+                Segments routed = path.routed();
+                if (matchSegments(e.segments, path.text, routed)) {
                     return true;
                 }
-                if (routed.irregular) {
-                    resolved = resolved != null ? resolved : new Segments(path, true);
-                    if (matchSegments(e.segments, path, resolved)) {
-                        return true;
-                    }
+                if (routed.irregular && matchSegments(e.segments, path.text, path.resolved())) {
+                    return true;
                 }
             }
         }
         return false;
+    }
+
+    /**
+     * A request's path, cut into segments (as routed, and resolved when that differs) at the first
+     * matcher that reads them and then shared by the others: a request checked against many
+     * policies cuts its path once, not once per policy. One request's; not thread-safe.
+     */
+    public static final class Path {
+        final String text;
+        private Segments routed;
+        private Segments resolved;
+
+        /** @param text the request's path, or {@code null} (then nothing matches) */
+        public Path(String text) {
+            this.text = text;
+        }
+
+        Segments routed() {
+            if (routed == null) {
+                routed = new Segments(text, false);
+            }
+            return routed;
+        }
+
+        Segments resolved() {
+            if (resolved == null) {
+                resolved = new Segments(text, true);
+            }
+            return resolved;
+        }
+    }
+
+    /**
+     * A {@code RequestMatcher} made from patterns (the public {@code RequestMatcher.parse}), so
+     * that the engine can hand them a {@link Path} cut once; any other matcher is asked with the
+     * path as text.
+     */
+    public interface Backed {
+        RequestPatterns patterns();
     }
 
     /** The patterns as written. */
