@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.redis.RedisStore;
 import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.RedisProcess;
 import dev.tollgate.testing.TestRequest;
@@ -105,7 +106,10 @@ class ClusterReshardingIT {
             assertEquals(8, admitted(rl, fresh, 8, "migrating, new key"));
             String freshKey = single(keysOf(cluster, "198.51.100.9"));
             assertEquals(freshSlot, RedisCluster.slot(freshKey), "the fresh client's key is in the slot migrated");
-            assertEquals("1", added.command("EXISTS", freshKey), "a new key is written on the new master (ASK)");
+            assertTrue(holds(added, freshKey), "a new key is written on the new master (ASK)");
+
+            assertEquals("1", added.command("SCRIPT", "EXISTS", RedisStore.SHA1), "the script was sent whole to the new master");
+            assertTrue(errors(added, "NOSCRIPT") > 0, "after the new master answered NOSCRIPT (ASKING again)");
 
             cluster.migrateKeys(staysSource, added, staysKey);
             assertEquals(BURST - 10, admitted(rl, stays, 15, "migrating, key just moved"));
@@ -120,7 +124,7 @@ class ClusterReshardingIT {
                 assertEquals(0, admitted(rl, r, 3, "after the migration"), "the bucket stays empty");
             }
             for (String k : List.of(staysKey, movedKey, freshKey)) {
-                assertEquals("1", added.command("EXISTS", k), k + " lives on the new master");
+                assertTrue(holds(added, k), k + " lives on the new master");
             }
             assertEquals(0, rl.redisFailures(), "no Redis call failed after the migration either");
         }
@@ -169,15 +173,28 @@ class ClusterReshardingIT {
         }
     }
 
-    /** The TRYAGAIN errors a node has answered so far ({@code INFO errorstats}). */
+    /** The TRYAGAIN errors a node has answered so far. */
     private static long tryAgains(RedisProcess node) {
-        String info = node.command("INFO", "errorstats");
-        for (String line : info.split("\r?\n")) {
-            if (line.startsWith("errorstat_TRYAGAIN:count=")) {
-                return Long.parseLong(line.substring("errorstat_TRYAGAIN:count=".length()).trim());
+        return errors(node, "TRYAGAIN");
+    }
+
+    /** The errors of one kind a node has answered so far ({@code INFO errorstats}). */
+    private static long errors(RedisProcess node, String kind) {
+        String prefix = "errorstat_" + kind + ":count=";
+        for (String line : node.command("INFO", "errorstats").split("\r?\n")) {
+            if (line.startsWith(prefix)) {
+                return Long.parseLong(line.substring(prefix.length()).split(",")[0].trim());
             }
         }
         return 0;
+    }
+
+    /**
+     * Whether {@code node} holds {@code key}: asked with {@code KEYS}, which no node redirects (a
+     * node importing a slot answers {@code EXISTS} with {@code MOVED} unless asked {@code ASKING}).
+     */
+    private static boolean holds(RedisProcess node, String key) {
+        return key.equals(node.command("KEYS", key));
     }
 
     private static String single(List<String> keys) {
