@@ -402,18 +402,26 @@ public final class JedisPort implements RedisPort {
      */
     private Object run(Script s) {
         long deadline = System.nanoTime() + timeoutNanos;
+        JedisDataException split = null;
         while (true) {
             try {
                 return routed(s, deadline);
+            } catch (JedisAskDataException e) {
+                // tried again, the slot's master sent it on, with too little left to follow: still split
+                throw split != null ? busyOr(split) : e;
             } catch (JedisDataException e) {
                 if (!tryAgain(e)) {
                     throw e; // translated already
                 }
+                split = e;
                 long pause = timeoutNanos / TRY_AGAIN_PAUSE_SHARE;
                 if (deadline - System.nanoTime() - pause < newConnectionNanos) {
                     throw busyOr(e);
                 }
                 LockSupport.parkNanos(pause);
+                if (deadline - System.nanoTime() < newConnectionNanos) {
+                    throw busyOr(e); // the pause overran (a loaded machine): no time left to send it again
+                }
             }
         }
     }
