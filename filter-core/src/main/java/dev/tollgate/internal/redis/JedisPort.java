@@ -69,7 +69,7 @@ import redis.clients.jedis.util.Pool;
  * redirection names but the cache does not list (one just added, owning no slot yet) has its pool
  * made then. A call whose keys the migration has split between the two masters is answered
  * {@code TRYAGAIN} by either: it is sent again from the start after a pause of {@code t/16}, while
- * {@code 3t/4} is still left after the pause (up to four times), then fails. The keys of one call
+ * {@code 3t/4} is still left after the pause (three times more at most), then fails. The keys of one call
  * share a slot (one client's keys share its hash tag; a request whose policies' keys lie in
  * several slots makes one call per slot), so only a request of several policies of one client
  * meets it, and only while that slot's keys are moved, or, for a key never written, until the
@@ -428,8 +428,9 @@ public final class JedisPort implements RedisPort {
 
     /**
      * The pause before a call answered {@code TRYAGAIN} is sent again: {@code t/16}, so that a call
-     * is sent up to four more times (the last with {@code 3t/4} left) while the keys of its slot
-     * are moved, which {@code redis-cli --cluster reshard} does in batches of a few milliseconds.
+     * is sent up to three more times (each with {@code 3t/4} left) while the keys of its slot are
+     * moved, which {@code redis-cli --cluster reshard} does in batches of a few milliseconds: about
+     * {@code t/4} in all, the most a call can wait and still start a round trip the budget rules allow.
      */
     static final int TRY_AGAIN_PAUSE_SHARE = 16;
 
