@@ -265,6 +265,111 @@ public final class RedisCluster implements AutoCloseable {
         return promoted[0];
     }
 
+    /**
+     * Starts one more node and has it meet the cluster, as an operator adds a master before
+     * resharding: a master with no slots (so no cluster client's slot cache names it yet) until
+     * slots are migrated to it. Returns when every node knows it and it sees every slot served
+     * ({@code cluster_state:ok}: before that it refuses what is migrated to it); closed with the cluster.
+     */
+    public RedisProcess addMaster() {
+        RedisProcess added = startNode();
+        nodes.add(added);
+        ids.put(added.port(), ok(added, "CLUSTER", "MYID"));
+        RedisProcess first = nodes.get(0);
+        ok(added, "CLUSTER", "MEET", first.host(), Integer.toString(first.port()));
+        await("every node to know the added " + added.address(), SETUP_TIMEOUT, () -> {
+            for (RedisProcess p : nodes) {
+                List<NodeInfo> view = parseNodes(p.command("CLUSTER", "NODES"));
+                NodeInfo n = find(view, ids.get(added.port()));
+                if (n == null || n.flags.contains("handshake") || n.flags.contains("noaddr")) {
+                    return p.address() + " does not know " + added.address() + " yet";
+                }
+            }
+            String state = clusterInfo(added, "cluster_state");
+            List<NodeInfo> view = parseNodes(added.command("CLUSTER", "NODES"));
+            if (!"ok".equals(state) || assigned(view) != SLOTS) {
+                return added.address() + " says cluster_state:" + state + " and sees " + assigned(view) + " slots assigned";
+            }
+            return null;
+        });
+        System.out.printf("[redis-cluster] master %s added (no slots)%n", added.address());
+        return added;
+    }
+
+    /** The cluster's id of a node (what {@code CLUSTER SETSLOT} names it by). */
+    public String id(RedisProcess node) {
+        String id = ids.get(node.port());
+        if (id == null) {
+            throw new IllegalArgumentException(node.address() + " is not a node of this cluster");
+        }
+        return id;
+    }
+
+    /**
+     * Opens the migration of {@code slot} from its master to {@code target}, as
+     * {@code redis-cli --cluster reshard} does before it moves keys: {@code IMPORTING} on the
+     * target, then {@code MIGRATING} on the source. Returns the source.
+     */
+    public RedisProcess beginMigration(int slot, RedisProcess target) {
+        RedisProcess source = masterOfSlot(slot);
+        ok(target, "CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", id(source));
+        ok(source, "CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", id(target));
+        return source;
+    }
+
+    /** Moves keys of a migrating slot from {@code source} to {@code target} ({@code MIGRATE ... KEYS}). */
+    public void migrateKeys(RedisProcess source, RedisProcess target, String... keys) {
+        String[] cmd = new String[6 + 1 + keys.length];
+        cmd[0] = "MIGRATE";
+        cmd[1] = target.host();
+        cmd[2] = Integer.toString(target.port());
+        cmd[3] = "";
+        cmd[4] = "0";
+        cmd[5] = "5000";
+        cmd[6] = "KEYS";
+        System.arraycopy(keys, 0, cmd, 7, keys.length);
+        ok(source, cmd);
+    }
+
+    /**
+     * Ends the migration of {@code slot}: {@code SETSLOT NODE} on the target, then the source,
+     * then every other master, as {@code redis-cli} does; returns when every node sees the target
+     * owning the slot.
+     */
+    public void finishMigration(int slot, RedisProcess source, RedisProcess target) {
+        String s = Integer.toString(slot);
+        ok(target, "CLUSTER", "SETSLOT", s, "NODE", id(target));
+        ok(source, "CLUSTER", "SETSLOT", s, "NODE", id(target));
+        for (NodeInfo n : topology()) {
+            RedisProcess p = byPort(n.port);
+            if (n.master() && !n.failed() && p != source && p != target) {
+                ok(p, "CLUSTER", "SETSLOT", s, "NODE", id(target));
+            }
+        }
+        await("every node to see " + target.address() + " owning slot " + slot, SETUP_TIMEOUT, () -> {
+            for (RedisProcess p : nodes) {
+                if (!p.alive()) {
+                    continue;
+                }
+                NodeInfo t = find(parseNodes(p.command("CLUSTER", "NODES")), id(target));
+                if (t == null || !t.owns(slot)) {
+                    return p.address() + " does not see it yet";
+                }
+            }
+            return null;
+        });
+    }
+
+    /** The live master that owns {@code slot} now. */
+    public RedisProcess masterOfSlot(int slot) {
+        for (NodeInfo n : topology()) {
+            if (n.master() && !n.failed() && n.owns(slot)) {
+                return byPort(n.port);
+            }
+        }
+        throw new IllegalStateException("no live master owns slot " + slot + ": " + topologyText());
+    }
+
     @Override
     public void close() {
         for (RedisProcess n : nodes) {

@@ -3,14 +3,17 @@ package dev.tollgate.internal.redis;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisClusterInfoCache;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
 
 /**
@@ -45,6 +48,29 @@ final class ClusterNodes<P, N> {
 
         /** Asks the cluster for its slots again (blocks while it asks). */
         void renew();
+
+        /**
+         * The pool of the node at {@code address}, made now (no connection is opened) if the cache
+         * does not know it: a node a redirection names may own no slot yet (a master just added,
+         * that a migration is filling), so no slot renewal has listed it.
+         */
+        default P join(HostAndPort address) {
+            return pools().get(address);
+        }
+    }
+
+    /**
+     * Jedis' cluster connection provider, which can also make the pool of a node its slot cache
+     * does not list yet (the cache does it itself when Jedis follows a redirection).
+     */
+    static final class Provider extends ClusterConnectionProvider {
+        Provider(Set<HostAndPort> nodes, JedisClientConfig config, GenericObjectPoolConfig<Connection> pool) {
+            super(nodes, config, pool);
+        }
+
+        ConnectionPool join(HostAndPort address) {
+            return cache.setupNodeIfNotExist(address);
+        }
     }
 
     private record Kept<P, N>(P pool, N node) {
@@ -73,7 +99,7 @@ final class ClusterNodes<P, N> {
     }
 
     /** Over the slot cache of a Jedis cluster client's connection provider, renewals on threads of their own. */
-    static <N> ClusterNodes<ConnectionPool, N> of(ClusterConnectionProvider provider, Function<ConnectionPool, N> make) {
+    static <N> ClusterNodes<ConnectionPool, N> of(Provider provider, Function<ConnectionPool, N> make) {
         SlotCache<ConnectionPool> cache = new SlotCache<>() {
             @Override
             public HostAndPort master(int slot) {
@@ -90,6 +116,11 @@ final class ClusterNodes<P, N> {
             @Override
             public void renew() {
                 provider.renewSlotCache();
+            }
+
+            @Override
+            public ConnectionPool join(HostAndPort address) {
+                return provider.join(address);
             }
         };
         return new ClusterNodes<>(cache, make, ConnectingPort.threadPerAttempt("tollgate-redis-slots"), System::nanoTime);
@@ -112,6 +143,23 @@ final class ClusterNodes<P, N> {
             return k.node();
         }
         P pool = cache.pools().get(address);
+        if (pool == null) {
+            return null;
+        }
+        return kept.computeIfAbsent(address, a -> new Kept<>(pool, make.apply(pool))).node();
+    }
+
+    /**
+     * What is kept for the node a redirection ({@code MOVED}, {@code ASK}) names, its pool made if
+     * the cache does not know it yet (a master added by a resharding owns no slot until the first
+     * slot migrated to it is given to it); {@code null} if no pool can be had for it.
+     */
+    N forRedirection(HostAndPort address) {
+        Kept<P, N> k = kept.get(address);
+        if (k != null) {
+            return k.node();
+        }
+        P pool = cache.join(address);
         if (pool == null) {
             return null;
         }

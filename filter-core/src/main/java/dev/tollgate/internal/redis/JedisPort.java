@@ -12,6 +12,7 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
@@ -25,13 +26,12 @@ import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.args.Rawable;
+import redis.clients.jedis.exceptions.JedisAskDataException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisMovedDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
-import redis.clients.jedis.exceptions.JedisRedirectionException;
-import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.util.Delay;
 import redis.clients.jedis.util.JedisClusterCRC16;
 import redis.clients.jedis.util.Pool;
@@ -57,8 +57,23 @@ import redis.clients.jedis.util.Pool;
  * connect and handshake together stay within the {@code 3t/4} a call keeps for them.
  *
  * <p>In a cluster, a call answered {@code MOVED} is sent once to the master named, with the same
- * {@code 3t/4} still left; one answered {@code ASK} (a slot migrating) fails. Either, and a call
- * that fails on a master's connection, asks for the slot cache to be renewed in the background.
+ * {@code 3t/4} still left, and asks for the slot cache to be renewed in the background, as does a
+ * call that fails on a master's connection. While a slot is migrated (a resharding: {@code CLUSTER
+ * SETSLOT IMPORTING}/{@code MIGRATING}, then {@code MIGRATE} of its keys), its master still runs the
+ * calls whose keys it holds; one whose keys it no longer holds, or never held, is answered
+ * {@code ASK} and sent once to the importing master, after {@code ASKING} on the same connection
+ * (it holds for that one command), outside that master's pipeline, with {@code 3t/4} still left,
+ * and sent whole there after {@code ASKING} again if that master does not know the script. The
+ * slot cache is not renewed for an {@code ASK}, as the cluster specification says: the slot stays
+ * its master's until the migration ends, and a {@code MOVED} then renews it. A master that a
+ * redirection names but the cache does not list (one just added, owning no slot yet) has its pool
+ * made then. A call whose keys the migration has split between the two masters is answered
+ * {@code TRYAGAIN} by either: it is sent again from the start after a pause of {@code t/16}, while
+ * {@code 3t/4} is still left after the pause (three times more at most), then fails. The keys of one call
+ * share a slot (one client's keys share its hash tag; a request whose policies' keys lie in
+ * several slots makes one call per slot), so only a request of several policies of one client
+ * meets it, and only while that slot's keys are moved, or, for a key never written, until the
+ * slot's migration ends: Redis refuses a multi-key call with a key absent on either side.
  *
  * <p>Concurrent script calls for one node (the primary, or one master of a cluster) are pipelined
  * ({@code tollgate.redis.auto-pipelining}): see {@link AutoPipeline}, one per node. A caller
@@ -94,7 +109,7 @@ public final class JedisPort implements RedisPort {
             this.pool = pool;
             this.pipeline = pipelineLeaders > 0
                     ? new AutoPipeline<>(pipelineLeaders, MAX_BATCH, newConnectionNanos,
-                            (batch, deadline) -> send(pool.get(), batch, deadline), System::nanoTime)
+                            (batch, deadline) -> send(pool.get(), batch, deadline, false), System::nanoTime)
                     : null;
         }
 
@@ -105,7 +120,15 @@ public final class JedisPort implements RedisPort {
             if (deadline - System.nanoTime() < newConnectionNanos) {
                 throw new BusyException(null); // not reached unless the JVM kept this thread from running
             }
-            Object reply = send(pool.get(), List.of(s), deadline).get(0);
+            return alone(s, deadline, false);
+        }
+
+        /**
+         * The call on a connection of its own, outside the pipeline; after {@code ASKING} when
+         * {@code asking} (which holds for the next command on that connection only).
+         */
+        Object alone(Script s, long deadline, boolean asking) {
+            Object reply = send(pool.get(), List.of(s), deadline, asking).get(0);
             if (reply instanceof RuntimeException e) {
                 throw e;
             }
@@ -129,7 +152,7 @@ public final class JedisPort implements RedisPort {
     /**
      * @param cluster the cluster client's connection provider (its slot cache), or {@code null} outside a cluster
      */
-    JedisPort(UnifiedJedis jedis, String description, ClusterConnectionProvider cluster, Duration timeout, int pipelineLeaders) {
+    JedisPort(UnifiedJedis jedis, String description, ClusterNodes.Provider cluster, Duration timeout, int pipelineLeaders) {
         this.jedis = jedis;
         this.description = description;
         this.timeoutNanos = timeout.toNanos();
@@ -197,7 +220,7 @@ public final class JedisPort implements RedisPort {
             case CLUSTER: {
                 DefaultJedisClientConfig clientConfig = config.build();
                 // made here so that this port reads the slot cache the client routes by
-                ClusterConnectionProvider provider = new ClusterConnectionProvider(hosts(settings.nodes()), clientConfig, pool);
+                ClusterNodes.Provider provider = new ClusterNodes.Provider(hosts(settings.nodes()), clientConfig, pool);
                 RedisClusterClient client = RedisClusterClient.builder()
                         .nodes(hosts(settings.nodes()))
                         .clientConfig(clientConfig)
@@ -372,12 +395,52 @@ public final class JedisPort implements RedisPort {
     }
 
     /**
-     * Runs a script call within the budget, and once more if it failed on a connection that Redis
-     * had closed while a new connection still fits in what is left: after a restart every pooled
-     * connection is dead, and the first request on each must not be the one that pays for it.
+     * Runs a script call within the budget. A call Redis answers {@code TRYAGAIN} (its keys are
+     * split between the two masters of a slot being migrated) is sent again after a pause of
+     * {@link #TRY_AGAIN_PAUSE_SHARE t/16}, from its slot's master again, as long as a new
+     * connection's time still fits in what is left after the pause; then it fails.
      */
     private Object run(Script s) {
         long deadline = System.nanoTime() + timeoutNanos;
+        JedisDataException split = null;
+        while (true) {
+            try {
+                return routed(s, deadline);
+            } catch (JedisAskDataException e) {
+                // tried again, the slot's master sent it on, with too little left to follow: still split
+                throw split != null ? busyOr(split) : e;
+            } catch (JedisDataException e) {
+                if (!tryAgain(e)) {
+                    throw e; // translated already
+                }
+                split = e;
+                long pause = timeoutNanos / TRY_AGAIN_PAUSE_SHARE;
+                if (deadline - System.nanoTime() - pause < newConnectionNanos) {
+                    throw busyOr(e);
+                }
+                LockSupport.parkNanos(pause);
+                if (deadline - System.nanoTime() < newConnectionNanos) {
+                    throw busyOr(e); // the pause overran (a loaded machine): no time left to send it again
+                }
+            }
+        }
+    }
+
+    /**
+     * The pause before a call answered {@code TRYAGAIN} is sent again: {@code t/16}, so that a call
+     * is sent up to three more times (each with {@code 3t/4} left) while the keys of its slot are
+     * moved, which {@code redis-cli --cluster reshard} does in batches of a few milliseconds: about
+     * {@code t/4} in all, the most a call can wait and still start a round trip the budget rules allow.
+     */
+    static final int TRY_AGAIN_PAUSE_SHARE = 16;
+
+    /**
+     * One attempt at a script call, following a redirection, and once more if it failed on a
+     * connection that Redis had closed while a new connection still fits in what is left: after a
+     * restart every pooled connection is dead, and the first request on each must not be the one
+     * that pays for it. Throws a {@code TRYAGAIN} untranslated, for {@link #run} to try again.
+     */
+    private Object routed(Script s, long deadline) {
         Node node = primary != null ? primary : masterOf(s);
         try {
             return node.once(s, deadline);
@@ -392,15 +455,14 @@ public final class JedisPort implements RedisPort {
             try {
                 return node.once(s, deadline);
             } catch (JedisException again) {
-                throw busyOr(again);
+                throw failed(again);
             }
         } catch (JedisMovedDataException e) {
             return movedOnce(s, e, deadline);
+        } catch (JedisAskDataException e) {
+            return askedOnce(s, e, deadline);
         } catch (JedisException e) {
-            if (masters != null && e instanceof JedisRedirectionException) {
-                masters.renewSoon(); // ASK: the slot is migrating; the call fails, later ones follow the cache
-            }
-            throw busyOr(e);
+            throw failed(e);
         }
     }
 
@@ -416,28 +478,62 @@ public final class JedisPort implements RedisPort {
 
     /**
      * A slot moved to another master (a failover or a resharding the slot cache has not seen yet):
-     * the call is sent there once, if that master is known and a new connection still fits in what
-     * is left, and the cache is renewed for the calls that follow.
+     * the call is sent there once, if a new connection still fits in what is left (a master the
+     * cache does not know yet, one a resharding just added, has its pool made), and the cache is
+     * renewed for the calls that follow.
      */
     private Object movedOnce(Script s, JedisMovedDataException moved, long deadline) {
         masters.renewSoon();
-        Node target = masters.forMaster(moved.getTargetNode());
+        Node target = masters.forRedirection(moved.getTargetNode());
         if (target == null || deadline - System.nanoTime() < newConnectionNanos) {
             throw busyOr(moved);
         }
         try {
             return target.once(s, deadline);
         } catch (JedisException again) {
-            throw busyOr(again);
+            throw failed(again);
         }
     }
 
     /**
-     * One batch on one pooled connection of the primary, by {@code deadline}: every command written,
+     * The call's slot is being migrated and its keys are not (all) on the slot's master any more:
+     * the call is sent once to the master importing the slot, after {@code ASKING} on the same
+     * connection, outside that master's pipeline (a batch's other calls must not be sent as
+     * {@code ASKING}), if a new connection still fits in what is left. The slot cache is not
+     * renewed: the slot still belongs to its master until the migration ends, and the calls that
+     * follow must still ask it first (it answers those whose keys it still holds). The importing
+     * master does not know the script yet, usually: it is sent whole, after {@code ASKING} again.
+     */
+    private Object askedOnce(Script s, JedisAskDataException ask, long deadline) {
+        Node target = masters.forRedirection(ask.getTargetNode());
+        if (target == null || deadline - System.nanoTime() < newConnectionNanos) {
+            throw busyOr(ask);
+        }
+        try {
+            return target.alone(s, deadline, true);
+        } catch (JedisException again) {
+            throw failed(again);
+        }
+    }
+
+    /** A failure translated for the store, but a {@code TRYAGAIN} kept as it is for {@link #run}. */
+    private static RuntimeException failed(JedisException e) {
+        return e instanceof JedisDataException d && tryAgain(d) ? d : busyOr(e);
+    }
+
+    /** Redis' {@code TRYAGAIN}: the keys of a multi-key call are split between the two masters of a migrating slot. */
+    private static boolean tryAgain(JedisDataException e) {
+        return e.getMessage() != null && e.getMessage().startsWith("TRYAGAIN");
+    }
+
+    /**
+     * One batch on one pooled connection of a node, by {@code deadline}: every command written,
      * one flush, every reply read, then the scripts Redis had lost sent whole and their replies read.
      * A command's own error (a script error) is its reply; a connection failure fails the whole batch.
+     * When {@code asking}, every command (a script sent whole again too) follows an {@code ASKING},
+     * whose own reply is read and dropped.
      */
-    private List<Object> send(Pool<Connection> pool, List<Script> batch, long deadline) {
+    private List<Object> send(Pool<Connection> pool, List<Script> batch, long deadline, boolean asking) {
         exchanges.increment();
         Connection c = borrow(pool, deadline);
         boolean reusable = false;
@@ -445,9 +541,12 @@ public final class JedisPort implements RedisPort {
             int configured = c.getSoTimeout();
             for (int i = 0; i < batch.size(); i++) {
                 Script s = batch.get(i);
+                if (asking) {
+                    c.sendCommand(Protocol.Command.ASKING);
+                }
                 write(c, s, s.sha1() != null);
             }
-            List<Object> replies = read(c, batch.size(), deadline);
+            List<Object> replies = read(c, batch.size(), deadline, asking);
             List<Integer> lost = null;
             for (int i = 0; i < batch.size(); i++) {
                 if (replies.get(i) instanceof JedisDataException e && noScript(e)) {
@@ -458,12 +557,15 @@ public final class JedisPort implements RedisPort {
                             lost = new ArrayList<>(1);
                         }
                         lost.add(i);
+                        if (asking) {
+                            c.sendCommand(Protocol.Command.ASKING);
+                        }
                         write(c, batch.get(i), false);
                     }
                 }
             }
             if (lost != null) {
-                List<Object> again = read(c, lost.size(), deadline);
+                List<Object> again = read(c, lost.size(), deadline, asking);
                 for (int k = 0; k < lost.size(); k++) {
                     replies.set(lost.get(k), again.get(k));
                 }
@@ -573,19 +675,27 @@ public final class JedisPort implements RedisPort {
         }
     }
 
-    /** Reads {@code n} replies, each with a socket timeout of what is left before {@code deadline}. */
-    private static List<Object> read(Connection c, int n, long deadline) {
+    /**
+     * Reads {@code n} replies, each with a socket timeout of what is left before {@code deadline};
+     * when {@code asking}, each after the reply to its {@code ASKING}, which is dropped (were it an
+     * error, the command's own reply says so: the node would not take it).
+     */
+    private static List<Object> read(Connection c, int n, long deadline, boolean asking) {
         List<Object> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < (asking ? 2 * n : n); i++) {
             long leftMillis = (deadline - System.nanoTime()) / 1_000_000;
             if (leftMillis < 1) {
                 throw new JedisConnectionException(new SocketTimeoutException("the time budget is spent"));
             }
             c.setSoTimeout((int) Math.min(Integer.MAX_VALUE, leftMillis));
+            Object reply;
             try {
-                out.add(c.getOne());
+                reply = c.getOne();
             } catch (JedisDataException e) {
-                out.add(e);
+                reply = e;
+            }
+            if (!asking || i % 2 == 1) {
+                out.add(reply);
             }
         }
         return out;

@@ -23,7 +23,8 @@ import redis.clients.jedis.HostAndPort;
  * Routing by slot against a model of a cluster whose masters fail over, come back with new pools
  * and move slots, with Jedis' slot cache modelled as a copy of the cluster taken at each renewal,
  * renewals run when the test says so and a clock the test moves: every call gets what is kept for
- * the master its slot has in the cache, made once per master and pool; what was kept for a pool that
+ * the master its slot has in the cache, made once per master and pool; a redirection gets what is kept
+ * for the master it names, its pool made if the cache does not list it; what was kept for a pool that
  * a renewal replaced is never handed out again; and a renewal is asked for when a call finds no
  * master or fails on one, at most one at a time and at most one per {@link ClusterNodes#RENEW_GAP}.
  */
@@ -37,11 +38,18 @@ class ClusterNodesPropertyTest {
     record Made(HostAndPort address, Object pool) {
     }
 
-    sealed interface Step permits Lookup, Failed, Move, NewPool, Forget, RunRenewal, Advance {
+    sealed interface Step permits Lookup, Redirect, Failed, Move, NewPool, Forget, RunRenewal, Advance {
     }
 
     /** A call for a slot. */
     record Lookup(int slot) implements Step {
+    }
+
+    /**
+     * A call redirected ({@code MOVED}, {@code ASK}) to a master, which the cache may not list yet
+     * (one just added, owning no slot): its pool is made then, as Jedis' cache does.
+     */
+    record Redirect(int master) implements Step {
     }
 
     /** A call failed on its master (a MOVED, a connection lost): it asks for a renewal. */
@@ -97,6 +105,11 @@ class ClusterNodesPropertyTest {
         }
 
         @Override
+        public Object join(HostAndPort address) {
+            return cachedPools.computeIfAbsent(address, a -> new Object());
+        }
+
+        @Override
         public HostAndPort master(int slot) {
             Integer m = cachedSlots[slot];
             return m == null ? null : ADDRESSES.get(m);
@@ -149,6 +162,19 @@ class ClusterNodesPropertyTest {
                     }
                     assertEquals(queuedBefore, model.queued.size(), "a call that finds its master asks for no renewal");
                 }
+            } else if (step instanceof Redirect r) {
+                HostAndPort address = ADDRESSES.get(r.master());
+                int queuedBefore = model.queued.size();
+                Made got = nodes.forRedirection(address);
+                assertNotNull(got, "a redirection's master is reached, listed in the cache or not");
+                assertEquals(address, got.address());
+                assertSame(model.cachedPools.get(address), got.pool(), "kept for the pool the cache has for it now");
+                assertTrue(!retired.contains(got), "nothing kept for a replaced pool is handed out again");
+                Made before = handedOut.put(address, got);
+                if (before != null && before.pool() == got.pool()) {
+                    assertSame(before, got, "one thing kept per master and pool");
+                }
+                assertEquals(queuedBefore, model.queued.size(), "following a redirection asks for no renewal by itself");
             } else if (step instanceof Failed) {
                 int queuedBefore = model.queued.size();
                 nodes.renewSoon();
@@ -198,10 +224,11 @@ class ClusterNodesPropertyTest {
                 .flatMap(s -> Arbitraries.integers().between(0, ADDRESSES.size() - 1).map(m -> new Move(s, m)));
         Arbitrary<Step> newPool = Arbitraries.integers().between(0, ADDRESSES.size() - 1).map(NewPool::new);
         Arbitrary<Step> forget = Arbitraries.integers().between(0, ADDRESSES.size() - 1).map(Forget::new);
+        Arbitrary<Step> redirect = Arbitraries.integers().between(0, ADDRESSES.size() - 1).map(Redirect::new);
         Arbitrary<Step> run = Arbitraries.just(new RunRenewal());
         Arbitrary<Step> advance = Arbitraries.longs().between(1, 150).map(Advance::new);
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(8, lookup), net.jqwik.api.Tuple.of(2, Arbitraries.just(new Failed())),
+                net.jqwik.api.Tuple.of(8, lookup), net.jqwik.api.Tuple.of(2, redirect), net.jqwik.api.Tuple.of(2, Arbitraries.just(new Failed())),
                 net.jqwik.api.Tuple.of(2, move), net.jqwik.api.Tuple.of(1, newPool),
                 net.jqwik.api.Tuple.of(1, forget), net.jqwik.api.Tuple.of(2, run), net.jqwik.api.Tuple.of(2, advance))
                 .list().ofMaxSize(60);

@@ -1,0 +1,235 @@
+package dev.tollgate.internal.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.tollgate.Limit;
+import dev.tollgate.config.RedisSettings;
+import dev.tollgate.internal.bucket.BucketReply;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.testing.RedisCluster;
+import dev.tollgate.testing.RedisProcess;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * Requests of one client interleaved at random with the steps of its slot's migration to another
+ * master (to the one added before the slot cache knew it, or to one it knows), on a real cluster:
+ * opening the migration, moving one of the client's keys or all the slot's keys, and ending it.
+ * Each request is decided by Redis and admitted exactly as a reference model of the two token
+ * buckets says, all or nothing, wherever its keys are. The one exception is the one Redis makes:
+ * a call of both keys while one is on each master, or one is on neither while the other has
+ * moved or the slot's master has it ({@code TRYAGAIN}, which nothing resolves in a test that runs
+ * alone): that call fails after its tries again, within its budget, and takes nothing.
+ *
+ * <p>Where each key is (old master, new master, nowhere) is read from Redis before each request,
+ * and Redis' routing rule (cluster specification: the slot's master serves a call whose keys it
+ * all holds, answers {@code ASK} when it holds none, {@code TRYAGAIN} when it holds some; the
+ * importing master, asked, serves a call of one key, or of keys it all holds, else {@code TRYAGAIN})
+ * tells which master decides. The buckets refill one token a day: over a try, nothing refills.
+ */
+class ClusterMigrationAccuracyIT {
+
+    private static final List<Limit> A = Limit.parse("6/day burst 6");
+    private static final List<Limit> B = Limit.parse("4/day burst 4");
+
+    static RedisCluster cluster;
+    static RedisProcess added;
+    static JedisPort port;
+    static RedisStore store;
+
+    @BeforeContainer
+    static void start() {
+        cluster = RedisCluster.start();
+        added = cluster.addMaster();
+        port = JedisPort.connect(new RedisSettings(RedisSettings.Topology.CLUSTER, cluster.seeds().subList(0, 3), null, false,
+                null, null, 0, Duration.ofMillis(500), 8, 3, Duration.ofSeconds(1), true));
+        store = new RedisStore(port);
+    }
+
+    @AfterContainer
+    static void stop() {
+        if (store != null) {
+            store.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    enum Step {
+        /** A request of the first policy alone: one key. */
+        ONE,
+        /** A request of both policies: one call, both keys (a client's keys share its slot). */
+        BOTH,
+        /** Opens the migration of the slot (placed once in each try, anywhere). */
+        BEGIN,
+        /** Moves the first key, if the slot's master still holds it. */
+        MOVE_A,
+        /** Moves every key of the slot the old master still holds. */
+        MOVE_ALL,
+        /** Moves what is left and gives the slot to the new master (ends the try's migration). */
+        FINISH
+    }
+
+    enum Where { SOURCE, TARGET, NOWHERE }
+
+    @Property(tries = 30)
+    void everyRequestDuringAMigrationIsDecidedByRedisAsTheModelSays(@ForAll("steps") List<Step> drawn,
+                                                                     @ForAll @IntRange(min = 0, max = 16) int begin,
+                                                                     @ForAll boolean toTheAddedMaster) {
+        List<Step> steps = new ArrayList<>(drawn);
+        steps.add(begin % (steps.size() + 1), Step.BEGIN);
+        String tag = UUID.randomUUID().toString();
+        String a = "tollgate:{" + tag + "}:a";
+        String b = "tollgate:{" + tag + "}:b";
+        int slot = RedisCluster.slot(a);
+        RedisProcess source = cluster.masterOfSlot(slot);
+        RedisProcess target = toTheAddedMaster && source != added ? added : otherMaster(source);
+        long[] left = {6, 4}; // the model: tokens left in a and b
+        boolean migrating = false;
+        boolean finished = false;
+        List<String> trace = new ArrayList<>();
+        for (Step s : steps) {
+            trace.add(s.name());
+            switch (s) {
+                case BEGIN -> {
+                    if (!migrating && !finished) {
+                        cluster.beginMigration(slot, target);
+                        migrating = true;
+                    }
+                }
+                case MOVE_A -> {
+                    if (migrating && holds(source, a)) {
+                        cluster.migrateKeys(source, target, a);
+                    }
+                }
+                case MOVE_ALL -> {
+                    if (migrating) {
+                        moveAll(slot, source, target);
+                    }
+                }
+                case FINISH -> {
+                    if (migrating) {
+                        moveAll(slot, source, target);
+                        cluster.finishMigration(slot, source, target);
+                        migrating = false;
+                        finished = true;
+                    }
+                }
+                case ONE, BOTH -> {
+                    List<String> keys = s == Step.ONE ? List.of(a) : List.of(a, b);
+                    String route = migrating ? route(keys, source, target) : finished ? "after the migration" : "before the migration";
+                    boolean decided = !route.equals("TRYAGAIN");
+                    Statistics.label("route").collect(route);
+                    List<BucketRequest> request = new ArrayList<>();
+                    request.add(new BucketRequest(a, A, 1, true));
+                    if (s == Step.BOTH) {
+                        request.add(new BucketRequest(b, B, 1, true));
+                    }
+                    boolean modelAdmits = left[0] >= 1 && (s == Step.ONE || left[1] >= 1);
+                    try {
+                        List<BucketReply> replies = store.acquire(request);
+                        if (!decided) {
+                            fail("Redis was expected to answer TRYAGAIN, but the call was decided: " + trace);
+                        }
+                        assertEquals(modelAdmits, BucketReply.enforcingAdmit(request, replies), "admitted as the model says: " + trace);
+                        if (modelAdmits) {
+                            left[0]--;
+                            if (s == Step.BOTH) {
+                                left[1]--;
+                            }
+                        }
+                        assertEquals(left[0], replies.get(0).limits().get(0).remaining(), "a's tokens left: " + trace);
+                        if (s == Step.BOTH) {
+                            assertEquals(left[1], replies.get(1).limits().get(0).remaining(), "b's tokens left: " + trace);
+                        }
+                        trace.add(modelAdmits ? "admitted" : "refused");
+                    } catch (RuntimeException e) {
+                        if (decided) {
+                            throw new AssertionError("a call Redis could decide failed: " + trace, e);
+                        }
+                        assertTrue(String.valueOf(e.getMessage()).startsWith("TRYAGAIN"), "failed by Redis' TRYAGAIN: " + e);
+                        trace.add("TRYAGAIN");
+                    }
+                }
+                default -> throw new IllegalStateException(s.name());
+            }
+        }
+        if (migrating) {
+            moveAll(slot, source, target);
+            cluster.finishMigration(slot, source, target); // leave the slot whole for the next try
+        }
+        Statistics.label("migration").collect(finished ? "finished" : migrating ? "left open" : "never begun");
+    }
+
+    /** Which master Redis has decide the call, or TRYAGAIN, from where its keys are. */
+    private static String route(List<String> keys, RedisProcess source, RedisProcess target) {
+        int onSource = 0;
+        int onTarget = 0;
+        for (String k : keys) {
+            Where w = where(k, source, target);
+            if (w == Where.SOURCE) {
+                onSource++;
+            } else if (w == Where.TARGET) {
+                onTarget++;
+            }
+        }
+        if (onSource > 0) {
+            return onSource == keys.size() ? "the slot's master" : "TRYAGAIN"; // it holds all: it decides; some: TRYAGAIN
+        }
+        // ASK: the importing master decides a call of one key, or of keys it all holds
+        return keys.size() == 1 || onTarget == keys.size() ? "ASK, the importing master" : "TRYAGAIN";
+    }
+
+    private static Where where(String key, RedisProcess source, RedisProcess target) {
+        if (holds(source, key)) {
+            return Where.SOURCE;
+        }
+        return holds(target, key) ? Where.TARGET : Where.NOWHERE;
+    }
+
+    /** {@code KEYS}, which no node redirects. */
+    private static boolean holds(RedisProcess node, String key) {
+        return key.equals(node.command("KEYS", key));
+    }
+
+    private static void moveAll(int slot, RedisProcess source, RedisProcess target) {
+        String keys = source.command("CLUSTER", "GETKEYSINSLOT", Integer.toString(slot), "1000");
+        if (keys != null && !keys.isEmpty()) {
+            cluster.migrateKeys(source, target, keys.split("\n"));
+        }
+    }
+
+    private static RedisProcess otherMaster(RedisProcess source) {
+        for (RedisProcess m : cluster.masters()) {
+            if (m != source && m != added) {
+                return m;
+            }
+        }
+        throw new IllegalStateException("no other master");
+    }
+
+    @Provide
+    Arbitrary<List<Step>> steps() {
+        Arbitrary<Step> step = Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(5, Arbitraries.just(Step.ONE)),
+                net.jqwik.api.Tuple.of(5, Arbitraries.just(Step.BOTH)),
+                net.jqwik.api.Tuple.of(2, Arbitraries.just(Step.MOVE_A)),
+                net.jqwik.api.Tuple.of(2, Arbitraries.just(Step.MOVE_ALL)),
+                net.jqwik.api.Tuple.of(2, Arbitraries.just(Step.FINISH)));
+        return step.list().ofMinSize(4).ofMaxSize(16);
+    }
+}
