@@ -138,6 +138,10 @@ public final class StoreGuard implements AutoCloseable {
                 return reply;
             } catch (RedisPort.BusyException e) {
                 countBusy(); // this node's pool was full: no verdict on Redis' health
+            } catch (RedisPort.SplitKeysException e) {
+                // a slot migration kept the keys apart for longer than the budget, even one by one:
+                // Redis is healthy, so no verdict on it, and this request follows the failure mode
+                REDIS_LOG.log(Level.FINE, "a request's keys were split by a slot migration for longer than its budget", e);
             } catch (RuntimeException e) {
                 metrics.redisCall(System.nanoTime() - start, false);
                 failures.increment();

@@ -200,6 +200,21 @@ public final class ConnectingPort implements RedisPort {
     }
 
     @Override
+    public long deadline() {
+        return port().deadline();
+    }
+
+    @Override
+    public long[] evalsha(byte[] sha1, byte[] script, List<byte[]> keys, List<byte[]> args, long deadline) {
+        return port().evalsha(sha1, script, keys, args, deadline);
+    }
+
+    @Override
+    public long[] eval(byte[] script, List<byte[]> keys, List<byte[]> args, long deadline) {
+        return port().eval(script, keys, args, deadline);
+    }
+
+    @Override
     public String scriptLoad(String script, String routingKey) {
         return port().scriptLoad(script, routingKey);
     }

@@ -69,7 +69,9 @@ import redis.clients.jedis.util.Pool;
  * redirection names but the cache does not list (one just added, owning no slot yet) has its pool
  * made then. A call whose keys the migration has split between the two masters is answered
  * {@code TRYAGAIN} by either: it is sent again from the start after a pause of {@code t/16}, while
- * {@code 3t/4} is still left after the pause (three times more at most), then fails. The keys of one call
+ * {@code 3t/4} is still left after the pause (three times more at most), then fails with a
+ * {@link RedisPort.SplitKeysException} carrying the budget's end, for {@link RedisStore} to decide
+ * its keys one by one in what is left (a call of one key is never answered {@code TRYAGAIN}). The keys of one call
  * share a slot (one client's keys share its hash tag; a request whose policies' keys lie in
  * several slots makes one call per slot), so only a request of several policies of one client
  * meets it, and only while that slot's keys are moved, or, for a key never written, until the
@@ -365,6 +367,21 @@ public final class JedisPort implements RedisPort {
     }
 
     @Override
+    public long deadline() {
+        return System.nanoTime() + timeoutNanos;
+    }
+
+    @Override
+    public long[] evalsha(byte[] sha1, byte[] script, List<byte[]> keys, List<byte[]> args, long deadline) {
+        return longs(run(new Script(sha1, script, keys, args), deadline));
+    }
+
+    @Override
+    public long[] eval(byte[] script, List<byte[]> keys, List<byte[]> args, long deadline) {
+        return longs(run(new Script(null, script, keys, args), deadline));
+    }
+
+    @Override
     public String scriptLoad(String script, String routingKey) {
         try {
             return jedis.scriptLoad(script, routingKey);
@@ -398,17 +415,29 @@ public final class JedisPort implements RedisPort {
      * Runs a script call within the budget. A call Redis answers {@code TRYAGAIN} (its keys are
      * split between the two masters of a slot being migrated) is sent again after a pause of
      * {@link #TRY_AGAIN_PAUSE_SHARE t/16}, from its slot's master again, as long as a new
-     * connection's time still fits in what is left after the pause; then it fails.
+     * connection's time still fits in what is left after the pause; then it fails with a
+     * {@link SplitKeysException}, which is no failure of Redis: the caller may send its keys one
+     * by one in what is left of the budget ({@link RedisStore} does).
      */
     private Object run(Script s) {
-        long deadline = System.nanoTime() + timeoutNanos;
+        return run(s, System.nanoTime() + timeoutNanos);
+    }
+
+    /**
+     * {@link #run(Script)} within a budget that ends at {@code deadline}, which other calls of the
+     * same request may have used already: a round trip is started only with {@code 3t/4} left.
+     */
+    private Object run(Script s, long deadline) {
+        if (deadline - System.nanoTime() < newConnectionNanos) {
+            throw new BudgetSpentException();
+        }
         JedisDataException split = null;
         while (true) {
             try {
                 return routed(s, deadline);
             } catch (JedisAskDataException e) {
                 // tried again, the slot's master sent it on, with too little left to follow: still split
-                throw split != null ? busyOr(split) : e;
+                throw split != null ? new SplitKeysException(split, deadline) : e;
             } catch (JedisDataException e) {
                 if (!tryAgain(e)) {
                     throw e; // translated already
@@ -416,11 +445,12 @@ public final class JedisPort implements RedisPort {
                 split = e;
                 long pause = timeoutNanos / TRY_AGAIN_PAUSE_SHARE;
                 if (deadline - System.nanoTime() - pause < newConnectionNanos) {
-                    throw busyOr(e);
+                    throw new SplitKeysException(e, deadline);
                 }
                 LockSupport.parkNanos(pause);
                 if (deadline - System.nanoTime() < newConnectionNanos) {
-                    throw busyOr(e); // the pause overran (a loaded machine): no time left to send it again
+                    // the pause overran (a loaded machine): no time left to send it again
+                    throw new SplitKeysException(e, deadline);
                 }
             }
         }

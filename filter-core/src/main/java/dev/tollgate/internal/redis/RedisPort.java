@@ -34,6 +34,30 @@ public interface RedisPort extends AutoCloseable {
     long[] eval(byte[] script, List<byte[]> keys, List<byte[]> args);
 
     /**
+     * The end ({@link System#nanoTime}) of one time budget starting now, for calls that must share
+     * it ({@link #evalsha(byte[], byte[], List, List, long)}): a request of several calls waits
+     * for Redis no longer than a request of one. A port without a budget of its own ignores it.
+     */
+    default long deadline() {
+        return System.nanoTime();
+    }
+
+    /**
+     * {@link #evalsha(byte[], byte[], List, List)} within what is left of a budget that ends at
+     * {@code deadline} (from {@link #deadline}), shared with the calls before it.
+     *
+     * @throws BudgetSpentException when too little is left to make the call (a port with a budget)
+     */
+    default long[] evalsha(byte[] sha1, byte[] script, List<byte[]> keys, List<byte[]> args, long deadline) {
+        return evalsha(sha1, script, keys, args);
+    }
+
+    /** {@link #eval(byte[], List, List)} within what is left of a budget that ends at {@code deadline}. */
+    default long[] eval(byte[] script, List<byte[]> keys, List<byte[]> args, long deadline) {
+        return eval(script, keys, args);
+    }
+
+    /**
      * Loads a script on the node that owns {@code routingKey} (the only node, outside a cluster).
      *
      * @return its SHA-1
@@ -76,6 +100,38 @@ public interface RedisPort extends AutoCloseable {
 
         public BusyException(Throwable cause) {
             super("no Redis connection free in the pool within the wait", cause, false, false);
+        }
+    }
+
+    /**
+     * A call of several keys of one Cluster slot that Redis kept refusing with {@code TRYAGAIN}
+     * until too little of its budget was left to send it again: the slot is being migrated and its
+     * keys are split between the two masters (some moved, or one never written, which stays so
+     * until the migration ends). Redis is healthy, and each key alone can be decided (a call of one
+     * key is never answered {@code TRYAGAIN}): the caller may send them one by one within what is
+     * left of the budget, which ends at {@link #deadline()}.
+     */
+    final class SplitKeysException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final long deadline;
+
+        public SplitKeysException(Throwable cause, long deadline) {
+            super("TRYAGAIN: the keys of one call are split between two masters by a slot migration", cause, false, false);
+            this.deadline = deadline;
+        }
+
+        /** The end ({@link System#nanoTime}) of the budget the refused call had. */
+        public long deadline() {
+            return deadline;
+        }
+    }
+
+    /** Too little was left of a budget shared by several calls to make one more. */
+    final class BudgetSpentException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public BudgetSpentException() {
+            super("the time budget shared by the calls of one request is spent", null, false, false);
         }
     }
 

@@ -12,7 +12,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -108,35 +110,82 @@ public final class RedisStore implements BucketStore {
                 bySlot.computeIfAbsent(redis.slot(requests.get(i).key()), s -> new ArrayList<>()).add(i);
             }
             if (bySlot.size() > 1) {
-                return acquireAcrossSlots(requests, new ArrayList<>(bySlot.values()));
+                return acquireAcrossSlots(requests, new ArrayList<>(bySlot.values()), redis.deadline(), null);
+            }
+            try {
+                return BucketReply.decode(requests, call(requests, false));
+            } catch (RedisPort.SplitKeysException e) {
+                // the slot is being migrated and Redis will not run its keys together: one by one,
+                // in what is left of the same budget
+                return acquireAcrossSlots(requests, singletons(requests.size()), e.deadline(), e);
             }
         }
         return BucketReply.decode(requests, call(requests, false));
     }
 
-    /** Asks every slot first, then takes slot by slot, refunding if a slot refuses meanwhile. */
-    private List<BucketReply> acquireAcrossSlots(List<BucketRequest> requests, List<List<Integer>> groups) {
+    /**
+     * Asks every group (a slot's keys) first, then takes group by group, refunding if a group
+     * refuses meanwhile; every call within one budget, which ends at {@code deadline}. A group whose
+     * keys a slot migration has split between two masters ({@link RedisPort.SplitKeysException}) is
+     * asked, taken or refunded key by key instead. If the budget is spent first, the request has no
+     * verdict: the split that sent it here ({@code split}, or one met on the way) is thrown, else
+     * the port's {@link RedisPort.BudgetSpentException}.
+     */
+    private List<BucketReply> acquireAcrossSlots(List<BucketRequest> requests, List<List<Integer>> groups, long deadline,
+                                                 RedisPort.SplitKeysException split) {
+        RedisPort.SplitKeysException[] met = {split};
+        try {
+            return acrossSlots(requests, groups, deadline, met);
+        } catch (RedisPort.BudgetSpentException e) {
+            if (met[0] != null) {
+                throw met[0]; // Redis is healthy: it only kept the keys apart for longer than the budget
+            }
+            throw e;
+        }
+    }
+
+    private List<BucketReply> acrossSlots(List<BucketRequest> requests, List<List<Integer>> groups, long deadline,
+                                          RedisPort.SplitKeysException[] met) {
         BucketReply[] out = new BucketReply[requests.size()];
         boolean admitted = true;
-        for (List<Integer> g : groups) {
+        List<List<Integer>> asked = new ArrayList<>(groups.size());
+        Deque<List<Integer>> todo = new ArrayDeque<>(groups);
+        while (!todo.isEmpty()) {
+            List<Integer> g = todo.poll();
             List<BucketRequest> group = pick(requests, g);
-            List<BucketReply> dry = BucketReply.decode(group, call(group, true));
+            long[] reply;
+            try {
+                reply = call(group, true, deadline);
+            } catch (RedisPort.SplitKeysException e) {
+                met[0] = splitOrThrow(e, g, todo);
+                continue;
+            }
+            List<BucketReply> dry = BucketReply.decode(group, reply);
             place(out, dry, g);
             admitted &= BucketReply.enforcingAdmit(group, dry);
+            asked.add(g);
         }
         if (!admitted) {
             return List.of(out);
         }
         List<List<BucketRequest>> taken = new ArrayList<>();
         List<Long> times = new ArrayList<>();
-        for (List<Integer> g : groups) {
+        todo.addAll(asked);
+        while (!todo.isEmpty()) {
+            List<Integer> g = todo.poll();
             List<BucketRequest> group = pick(requests, g);
-            long[] reply = call(group, false);
+            long[] reply;
+            try {
+                reply = call(group, false, deadline);
+            } catch (RedisPort.SplitKeysException e) {
+                met[0] = splitOrThrow(e, g, todo);
+                continue;
+            }
             List<BucketReply> decoded = BucketReply.decode(group, reply);
             place(out, decoded, g);
             if (!BucketReply.enforcingAdmit(group, decoded)) {
                 for (int t = 0; t < taken.size(); t++) {
-                    refund(taken.get(t), times.get(t));
+                    refund(taken.get(t), times.get(t), deadline);
                 }
                 return List.of(out);
             }
@@ -144,6 +193,29 @@ public final class RedisStore implements BucketStore {
             times.add(BucketReply.time(reply));
         }
         return List.of(out);
+    }
+
+    /**
+     * A group Redis would not run together: its keys, one group each, are put first in
+     * {@code todo}, in their order. A single key cannot be split further: thrown again.
+     */
+    private static RedisPort.SplitKeysException splitOrThrow(RedisPort.SplitKeysException e, List<Integer> group,
+                                                             Deque<List<Integer>> todo) {
+        if (group.size() < 2) {
+            throw e;
+        }
+        for (int k = group.size() - 1; k >= 0; k--) {
+            todo.addFirst(List.of(group.get(k)));
+        }
+        return e;
+    }
+
+    private static List<List<Integer>> singletons(int n) {
+        List<List<Integer>> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(List.of(i));
+        }
+        return out;
     }
 
     private static List<BucketRequest> pick(List<BucketRequest> requests, List<Integer> indexes) {
@@ -160,16 +232,47 @@ public final class RedisStore implements BucketStore {
         }
     }
 
-    private void refund(List<BucketRequest> requests, long time) {
+    /**
+     * Gives back what {@code requests} (one slot's) took at {@code time}, within the budget that
+     * ends at {@code deadline}; key by key if a slot migration keeps them apart (refund.lua treats
+     * each key on its own).
+     */
+    private void refund(List<BucketRequest> requests, long time, long deadline) {
+        try {
+            redis.eval(REFUND_BYTES, refundKeys(requests), refundArguments(requests, time), deadline);
+        } catch (RedisPort.SplitKeysException e) {
+            if (requests.size() < 2) {
+                throw e;
+            }
+            for (BucketRequest r : requests) {
+                List<BucketRequest> one = List.of(r);
+                redis.eval(REFUND_BYTES, refundKeys(one), refundArguments(one, time), deadline);
+            }
+        }
+    }
+
+    private static List<byte[]> refundKeys(List<BucketRequest> requests) {
         List<byte[]> keys = new ArrayList<>(requests.size());
+        for (BucketRequest r : requests) {
+            keys.add(bytes(r.key()));
+        }
+        return keys;
+    }
+
+    private List<byte[]> refundArguments(List<BucketRequest> requests, long time) {
         List<byte[]> args = new ArrayList<>();
         args.add(bytes(Long.toString(time)));
-        addArguments(requests, keys, args, nodeMicros());
-        redis.eval(REFUND_BYTES, keys, args);
+        addArguments(requests, new ArrayList<>(requests.size()), args, nodeMicros());
+        return args;
     }
 
     /** One call of the bucket script, its reply as the script gives it ({@link BucketReply#decode} reads it). */
     private long[] call(List<BucketRequest> requests, boolean dry) {
+        return call(requests, dry, null);
+    }
+
+    /** {@link #call(List, boolean)} within the budget that ends at {@code deadline}, or one of its own if {@code null}. */
+    private long[] call(List<BucketRequest> requests, boolean dry, Long deadline) {
         List<byte[]> keys = new ArrayList<>(requests.size());
         List<byte[]> args = new ArrayList<>(2 + requests.size() * 7);
         long override = clockOverride == null ? 0 : clockOverride.getAsLong();
@@ -177,7 +280,8 @@ public final class RedisStore implements BucketStore {
         args.add(dry ? DRY : EMPTY);
         addArguments(requests, keys, args, clockOverride == null ? nodeMicros() : override);
         // NOSCRIPT is answered by sending the script whole, in the same budget; EVAL caches it again
-        return redis.evalsha(SHA1_BYTES, SCRIPT_BYTES, keys, args);
+        return deadline == null ? redis.evalsha(SHA1_BYTES, SCRIPT_BYTES, keys, args)
+                : redis.evalsha(SHA1_BYTES, SCRIPT_BYTES, keys, args, deadline);
     }
 
     /** Keys and the per-key arguments both scripts share. */
@@ -291,13 +395,32 @@ public final class RedisStore implements BucketStore {
             bySlot.computeIfAbsent(clustered ? redis.slot(r.key()) : 0, s -> new ArrayList<>()).add(r);
         }
         for (List<BucketRequest> group : bySlot.values()) {
-            List<byte[]> keys = new ArrayList<>(group.size());
-            List<byte[]> ids = new ArrayList<>(group.size());
-            for (BucketRequest r : group) {
-                keys.add(bytes(r.key()));
-                ids.add(bytes(r.lease()));
+            try {
+                releaseTogether(group, null);
+            } catch (RedisPort.SplitKeysException e) {
+                if (group.size() < 2) {
+                    throw e;
+                }
+                // a slot migration keeps the keys apart: release.lua treats each key on its own
+                for (BucketRequest r : group) {
+                    releaseTogether(List.of(r), e.deadline());
+                }
             }
+        }
+    }
+
+    /** One call of {@code release.lua} for leases of one slot; within the budget ending at {@code deadline}, if set. */
+    private void releaseTogether(List<BucketRequest> group, Long deadline) {
+        List<byte[]> keys = new ArrayList<>(group.size());
+        List<byte[]> ids = new ArrayList<>(group.size());
+        for (BucketRequest r : group) {
+            keys.add(bytes(r.key()));
+            ids.add(bytes(r.lease()));
+        }
+        if (deadline == null) {
             redis.eval(RELEASE_BYTES, keys, ids);
+        } else {
+            redis.eval(RELEASE_BYTES, keys, ids, deadline);
         }
     }
 
