@@ -173,6 +173,40 @@ class ClusterReshardingIT {
         }
     }
 
+    @Test
+    void aRequestWithAKeyNeverWrittenDuringAMigrationThatDoesNotEndIsDecidedKeyByKeyByRedisAsTheModelSays() {
+        try (RedisCluster cluster = RedisCluster.start();
+             RateLimiter rl = limiter(cluster)) {
+            TestRequest one = TestRequest.get("/one").from("198.51.100.30"); // the default policy alone
+            TestRequest both = TestRequest.get("/two/x").from("198.51.100.30"); // default and b: one slot, two keys
+            assertEquals(BURST - 4, admitted(rl, one, BURST - 4, "before"));
+            String defaultKey = single(keysOf(cluster, "198.51.100.30"));
+            int slot = RedisCluster.slot(defaultKey);
+
+            RedisProcess added = cluster.addMaster();
+            RedisProcess source = cluster.beginMigration(slot, added); // never finished in this test
+            long before = tryAgains(source);
+            // the model: 4 tokens left in default's bucket, 100 in b's (never written): the first 4
+            // requests of both are admitted and take one of each, the next ones are refused by
+            // default and take nothing from b
+            for (int i = 1; i <= 6; i++) {
+                Decision d = rl.check(both);
+                assertEquals(Decision.Source.REDIS, d.source(), "request " + i + ": decided by Redis, not the failure mode");
+                boolean modelAdmits = i <= 4;
+                assertEquals(modelAdmits, d.allowed(), "request " + i + " admitted as the model says");
+                assertEquals(2, d.results().size(), "request " + i + ": one result per policy");
+                assertEquals(Math.max(0, 4 - i), d.results().get(0).limits().get(0).remaining(), "request " + i + ": default's tokens left");
+                assertEquals(100 - Math.min(i, 4), d.results().get(1).limits().get(0).remaining(), "request " + i + ": b's tokens left");
+            }
+            assertTrue(tryAgains(source) > before, "Redis answered TRYAGAIN to the call of both keys");
+            assertTrue(holds(source, defaultKey), "default's key never left the slot's master");
+            String bKey = keysOf(cluster, "198.51.100.30").stream().filter(k -> !k.equals(defaultKey)).findFirst().orElseThrow();
+            assertTrue(holds(added, bKey), "b's key, never written before, was written on the importing master (ASK)");
+            assertEquals(0, rl.redisFailures(), "no Redis call counted as failed: Redis was healthy");
+            assertEquals(0, rl.redisBusy(), "nor as busy");
+        }
+    }
+
     /** The TRYAGAIN errors a node has answered so far. */
     private static long tryAgains(RedisProcess node) {
         return errors(node, "TRYAGAIN");
