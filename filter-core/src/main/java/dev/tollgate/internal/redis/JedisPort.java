@@ -68,8 +68,8 @@ import redis.clients.jedis.util.Pool;
  * its master's until the migration ends, and a {@code MOVED} then renews it. A master that a
  * redirection names but the cache does not list (one just added, owning no slot yet) has its pool
  * made then. A call whose keys the migration has split between the two masters is answered
- * {@code TRYAGAIN} by either: it is sent again from the start after a pause of {@code t/16}, while
- * {@code 3t/4} is still left after the pause (three times more at most), then fails with a
+ * {@code TRYAGAIN} by either: it is sent again from the start after a pause of {@code t/32}, while
+ * {@code 7t/8} is still left after the pause (three times more at most), then fails with a
  * {@link RedisPort.SplitKeysException} carrying the budget's end, for {@link RedisStore} to decide
  * its keys one by one in what is left (a call of one key is never answered {@code TRYAGAIN}). The keys of one call
  * share a slot (one client's keys share its hash tag; a request whose policies' keys lie in
@@ -414,8 +414,9 @@ public final class JedisPort implements RedisPort {
     /**
      * Runs a script call within the budget. A call Redis answers {@code TRYAGAIN} (its keys are
      * split between the two masters of a slot being migrated) is sent again after a pause of
-     * {@link #TRY_AGAIN_PAUSE_SHARE t/16}, from its slot's master again, as long as a new
-     * connection's time still fits in what is left after the pause; then it fails with a
+     * {@link #TRY_AGAIN_PAUSE_SHARE t/32}, from its slot's master again, as long as a new
+     * connection's time and {@link #SPLIT_RESERVE_SHARE t/8} still fit in what is left after the
+     * pause; then it fails with a
      * {@link SplitKeysException}, which is no failure of Redis: the caller may send its keys one
      * by one in what is left of the budget ({@link RedisStore} does).
      */
@@ -429,22 +430,24 @@ public final class JedisPort implements RedisPort {
      */
     private Object run(Script s, long deadline) {
         if (deadline - System.nanoTime() < newConnectionNanos) {
-            throw new BudgetSpentException();
+            throw new BudgetSpentException(null);
         }
         JedisDataException split = null;
         while (true) {
             try {
                 return routed(s, deadline);
-            } catch (JedisAskDataException e) {
-                // tried again, the slot's master sent it on, with too little left to follow: still split
+            } catch (BudgetSpentException e) {
+                // tried again, the slot's master sent it on (ASK), with too little left to follow: still split
                 throw split != null ? new SplitKeysException(split, deadline) : e;
+            } catch (JedisAskDataException e) {
+                throw e; // sent on to a master this port cannot reach: a failure, split or not
             } catch (JedisDataException e) {
                 if (!tryAgain(e)) {
                     throw e; // translated already
                 }
                 split = e;
                 long pause = timeoutNanos / TRY_AGAIN_PAUSE_SHARE;
-                if (deadline - System.nanoTime() - pause < newConnectionNanos) {
+                if (deadline - System.nanoTime() - pause < newConnectionNanos + timeoutNanos / SPLIT_RESERVE_SHARE) {
                     throw new SplitKeysException(e, deadline);
                 }
                 LockSupport.parkNanos(pause);
@@ -457,12 +460,21 @@ public final class JedisPort implements RedisPort {
     }
 
     /**
-     * The pause before a call answered {@code TRYAGAIN} is sent again: {@code t/16}, so that a call
-     * is sent up to three more times (each with {@code 3t/4} left) while the keys of its slot are
-     * moved, which {@code redis-cli --cluster reshard} does in batches of a few milliseconds: about
-     * {@code t/4} in all, the most a call can wait and still start a round trip the budget rules allow.
+     * The pause before a call answered {@code TRYAGAIN} is sent again: {@code t/32}, so that a call
+     * is sent up to three more times while the keys of its slot are moved, which
+     * {@code redis-cli --cluster reshard} does in batches of a few milliseconds: about {@code t/8}
+     * in all, what is left of the {@code t/4} in which a call may start its round trips once
+     * {@link #SPLIT_RESERVE_SHARE} is kept.
      */
-    static final int TRY_AGAIN_PAUSE_SHARE = 16;
+    static final int TRY_AGAIN_PAUSE_SHARE = 32;
+
+    /**
+     * What a call answered {@code TRYAGAIN} keeps of its budget, beyond a new connection's time,
+     * when it stops trying again: {@code t/8}, for its keys to be decided one by one
+     * ({@link RedisStore}: a dry run and a take per key, a key not yet written followed to the
+     * importing master after {@code ASK}), each round trip still started with {@code 3t/4} left.
+     */
+    static final int SPLIT_RESERVE_SHARE = 8;
 
     /**
      * One attempt at a script call, following a redirection, and once more if it failed on a
@@ -515,8 +527,11 @@ public final class JedisPort implements RedisPort {
     private Object movedOnce(Script s, JedisMovedDataException moved, long deadline) {
         masters.renewSoon();
         Node target = masters.forRedirection(moved.getTargetNode());
-        if (target == null || deadline - System.nanoTime() < newConnectionNanos) {
+        if (target == null) {
             throw busyOr(moved);
+        }
+        if (deadline - System.nanoTime() < newConnectionNanos) {
+            throw new BudgetSpentException(moved);
         }
         try {
             return target.once(s, deadline);
@@ -536,8 +551,11 @@ public final class JedisPort implements RedisPort {
      */
     private Object askedOnce(Script s, JedisAskDataException ask, long deadline) {
         Node target = masters.forRedirection(ask.getTargetNode());
-        if (target == null || deadline - System.nanoTime() < newConnectionNanos) {
+        if (target == null) {
             throw busyOr(ask);
+        }
+        if (deadline - System.nanoTime() < newConnectionNanos) {
+            throw new BudgetSpentException(ask);
         }
         try {
             return target.alone(s, deadline, true);

@@ -126,12 +126,16 @@ public interface RedisPort extends AutoCloseable {
         }
     }
 
-    /** Too little was left of a budget shared by several calls to make one more. */
+    /**
+     * Too little of a call's budget was left for another round trip: to follow a redirection
+     * ({@code cause}), or to make one more call of a request whose calls share one budget.
+     */
     final class BudgetSpentException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        public BudgetSpentException() {
-            super("the time budget shared by the calls of one request is spent", null, false, false);
+        public BudgetSpentException(Throwable cause) {
+            super(cause == null ? "too little of the time budget is left for another call"
+                    : "too little of the time budget is left to follow " + cause.getMessage(), cause, false, false);
         }
     }
 
