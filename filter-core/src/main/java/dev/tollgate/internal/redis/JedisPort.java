@@ -41,7 +41,8 @@ import redis.clients.jedis.util.Pool;
  * clients pool their connections.
  *
  * <p>The time budget {@code t} ({@code tollgate.redis.timeout}) bounds a whole script call,
- * however Redis fails. This port sends its calls itself on a pooled connection of the primary (or,
+ * however Redis fails, or several calls of one request that share it ({@link #deadline()}: each
+ * starts only with {@code 3t/4} of it left, else a {@link RedisPort.BudgetSpentException}). This port sends its calls itself on a pooled connection of the primary (or,
  * in a cluster, of the master of the call's slot, as Jedis' slot cache knows it: see
  * {@link ClusterNodes}), and every wait is given only what is left of {@code t}: a caller starts a round
  * trip only with at least {@code 3t/4} left (what opening a new connection takes when Redis

@@ -36,7 +36,16 @@ import java.util.function.LongSupplier;
  * address and one by user, say), every slot is first asked without taking (the script still
  * stores its normalisations, such as a debt capped after the burst shrank, so that the refusal's
  * Retry-After holds); only if all admit does each take, and if a slot refuses meanwhile the ones
- * that took are refunded ({@code refund.lua}), so a refused request still takes nothing.
+ * that took are refunded ({@code refund.lua}), so a refused request still takes nothing. These
+ * calls share the request's one time budget ({@link RedisPort#deadline}).
+ *
+ * <p>While a slot is migrated, Redis refuses a call of several keys that are not all on one of its
+ * two masters ({@code TRYAGAIN}; for a key never written, until the migration ends). Once the port
+ * gives up trying again ({@link RedisPort.SplitKeysException}), the request is decided key by key
+ * through the same path, a group per key, in what is left of that call's budget (a call of one
+ * key is never refused so); refunds and {@code release.lua} fall back to one call per key the
+ * same way. Exact as across slots, not atomic. If the budget is spent first, the split is thrown
+ * again: the request has no verdict, and Redis was healthy.
  *
  * <p>Keys name their algorithm ({@link BucketKeys}); a key of the other type, left by an earlier
  * version, is treated by the script as absent rather than failing the call, so an upgrade or an
