@@ -261,8 +261,9 @@ public final class RedisStore implements BucketStore {
     /**
      * The script's short form (bucket.lua's first path), or {@code null} for a bucket it does not
      * serve: a token bucket of one limit whose tokens come one per p µs (n = 1), neither a lease
-     * nor a gate, sent as {@code full = capacity * p} and {@code want = cost * p}, both at most
-     * 2^52 so that the script computes exactly. The script tells this form from the general one
+     * nor a gate, whose cost is at most its capacity, sent as {@code full = capacity * p} (at most
+     * 2^52, {@link Limit}) and {@code want = cost * p}: the script reads full only when the key
+     * holds a state, as a call on a full bucket takes. The script tells this form from the general one
      * by its length: fewer than four arguments (the test's time may follow as a third), where the
      * general form has at least nine. Enforcing or shadow alike: a lone bucket takes when its own
      * limit admits. Public for tools that call the script themselves (the benchmarks).
@@ -272,9 +273,7 @@ public final class RedisStore implements BucketStore {
             return null;
         }
         Limit l = r.limits().get(0);
-        if (l.isCalendar() || l.refillTokens() != 1 || r.cost() < 0
-                || Math.multiplyHigh(r.cost(), l.refillPeriodMicros()) != 0
-                || r.cost() * l.refillPeriodMicros() > Limit.MAX_SCALED_CAPACITY) {
+        if (l.isCalendar() || l.refillTokens() != 1 || r.cost() < 0 || r.cost() > l.capacity()) {
             return null;
         }
         return List.of(Long.toString(l.capacity() * l.refillPeriodMicros()), Long.toString(r.cost() * l.refillPeriodMicros()));

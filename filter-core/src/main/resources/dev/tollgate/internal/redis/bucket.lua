@@ -44,7 +44,7 @@ ARGV[3..] for each key, in order: enforcing (1, or 0 for shadow), algorithm (b: 
 
 Short form, for the common case (one key, one token-bucket limit of n = 1): fewer than four
           arguments, which the general form above (at least nine) never is.
-ARGV[1]   full = capacity * p; ARGV[2] want = cost * p (both at most 2^52)
+ARGV[1]   full = capacity * p; ARGV[2] want = cost * p, at most full (else the general form)
 ARGV[3]   absent to read the clock from Redis TIME (always, in production), or a time in µs
           (tests), as ARGV[1] above. Never dry: a dry call takes the general form.
 Reply     admitted: { after, now }; refused: { debt, retry, now }: the µs until the bucket is full
@@ -120,12 +120,12 @@ if #argv < 4 then
     local t = redis.call('TIME')
     now = t[1] * 1000000 + t[2]
   end
-  local full = argv[1] + 0
-  local d = 0
-  local capped = false
+  -- what the call owes after taking from a full bucket; want <= full (the caller sends this form
+  -- only then), so with no state the call takes, and full need not be read
+  local after, retry = argv[2] + 0, 0
   local v = redis.pcall('GET', key)
   if v then
-    local tat, frac = nil, 0
+    local full, d, capped, tat, frac = argv[1] + 0, 0, false, nil, 0
     if type(v) == 'table' then
       redis.call('DEL', key) -- a key of another type is absent, and deleted
     elseif string.find(v, '^%d+$') then
@@ -144,12 +144,14 @@ if #argv < 4 then
       d = tat - now + frac
       if d > full then d, capped = full, true end
     end
-  end
-  local wanted = d + argv[2]
-  local after = wanted
-  if wanted > full then
-    if not capped then return { d, wanted - full, now } end
-    after = d -- refused, and the capped debt written
+    local wanted = d + after
+    if wanted <= full then
+      after = wanted
+    else
+      retry = wanted - full
+      if not capped then return { d, retry, now } end
+      after = d -- refused, and the capped debt written
+    end
   end
   -- PX: after µs rounded up to whole ms. x % 1000 is x - floor(x / 1000) * 1000 in the VM, no
   -- call, and exact: for an integer x < 2^53, x / 1000 never rounds up to the next integer
@@ -157,7 +159,7 @@ if #argv < 4 then
   ms = (ms - ms % 1000) / 1000
   if ms < minTtl then ms = minTtl end
   redis.call('SET', key, string.format('%d', now + after), 'PX', string.format('%d', ms))
-  if after ~= wanted then return { d, wanted - full, now } end
+  if retry > 0 then return { after, retry, now } end
   return { after, now }
 end
 

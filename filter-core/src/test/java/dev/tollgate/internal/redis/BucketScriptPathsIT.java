@@ -111,7 +111,7 @@ class BucketScriptPathsIT extends OwnRedisProperties {
 
         long started = System.nanoTime();
         boolean shortForm = RedisStore.shortArguments(b.request()) != null;
-        assertEquals(b.n() == 1, shortForm, "the short form serves n = 1, and only it");
+        assertEquals(b.n() == 1 && b.cost() <= b.capacity(), shortForm, "the short form serves n = 1 and cost <= capacity, and only it");
         long[] reply = port.evalsha(SHA, SCRIPT, bytes(fast), b.loneArgs(c.redisClock() ? "" : Long.toString(base)));
         long now = BucketReply.time(reply);
         long[] one = reply;
@@ -158,7 +158,7 @@ class BucketScriptPathsIT extends OwnRedisProperties {
             assertEquals(generalTtl, fastTtl);
             assertEquals(generalValue, fastValue);
         }
-        Statistics.label("path").collect(b.n() == 1 ? "n = 1 (short form)" : "n > 1");
+        Statistics.label("path").collect(shortForm ? "short form" : b.n() == 1 ? "n = 1, cost > capacity" : "n > 1");
         Statistics.label("decision").collect(one[3] == 0 ? "admitted" : wrote ? "refused, capped and written" : "refused");
         Statistics.label("stored").collect(c.stored().kind());
     }
