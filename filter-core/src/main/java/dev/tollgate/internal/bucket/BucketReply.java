@@ -11,7 +11,8 @@ import java.util.List;
  * the order of its limits. Both stores answer with one per bucket, in request order.
  *
  * <p>The bucket script answers with a flat array ({@code bucket.lua}: four integers per limit,
- * then the decision's time); {@link #decode} is the one place that reads it.
+ * then the decision's time); {@link #decode} is the one place that reads it, and
+ * {@link #decodeShort} its answer to the short form (one limit: two or three integers).
  *
  * @param limits one state per limit of the bucket
  */
