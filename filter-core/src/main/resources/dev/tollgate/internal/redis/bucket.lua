@@ -107,8 +107,8 @@ d is how far the arrival time lies ahead of now, and the bucket holds (capacity 
 -- or nothing. The caller computed what it could; the script keeps what needs the stored state and
 -- Redis' clock. The same steps as the general path below, written for what a call costs in Redis'
 -- Lua (docs/benchmarks.md): no closure (each local function is a new one per call), the state
--- printed with '%d' (an integer print; '%.0f' and a number given to redis.call both print a
--- double, which costs more), no tonumber where arithmetic coerces. With n = 1 a state written
+-- and its expiry printed with '%d' (an integer print; '%.0f' and a number given to redis.call
+-- both print a double, which costs more), no tonumber where arithmetic coerces. With n = 1 a state written
 -- here has no remainder, and one written under another n (the rate changed) is read rounded up
 -- to the next whole µs, as debt() below does.
 local argv = ARGV
@@ -155,6 +155,7 @@ if #argv < 4 then
   end
   -- PX: after µs rounded up to whole ms. x % 1000 is x - floor(x / 1000) * 1000 in the VM, no
   -- call, and exact: for an integer x < 2^53, x / 1000 never rounds up to the next integer
+  -- (ScriptFormsProperties)
   local ms = after + 999
   ms = (ms - ms % 1000) / 1000
   if ms < minTtl then ms = minTtl end
