@@ -325,8 +325,8 @@ public final class LocalStore implements BucketStore {
      * The larger, not the sum: the shared debt holds this node's own admissions that it saw. Capped
      * at the time to fill, as {@link #acquire} caps. Only a token bucket (not a lease, a gate, a
      * sliding log or a calendar quota; those are left as they are) whose limits match the reply's.
-     * A bucket that stays full stores nothing; one stored already is updated in place, so a
-     * decision makes no object here. The store's bound on keys holds as for {@link #acquire}.
+     * A bucket that stays full stores nothing; one stored already, even full again, is updated in
+     * place, so a decision on a known key makes no object here. The store's bound on keys holds as for {@link #acquire}.
      *
      * @param taken whether the shared store took the request's cost from this bucket
      */
@@ -340,7 +340,9 @@ public final class LocalStore implements BucketStore {
         stripe.lock.lock();
         try {
             long now = clock.nowMicros();
-            long[] state = stripe.bucket(r.key(), now, m);
+            // Also a state full again (past its expiry; it reads as no debt): updated in place, a
+            // client that comes back after its bucket refilled makes no new array and entry.
+            long[] state = stripe.map.get(r.key()) instanceof long[] s && s.length == 3 * m + 1 ? s : null;
             if (state == null) {
                 if (!taken && fullIn(shared)) {
                     return; // full here and there: absent is full
