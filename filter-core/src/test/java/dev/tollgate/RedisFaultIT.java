@@ -309,6 +309,46 @@ class RedisFaultIT {
         }
     }
 
+    /**
+     * Failure mode {@code local}: a client that spent its burst through Redis finds it spent in
+     * this node's memory when Redis goes, and one that spent part of it finds the rest; before,
+     * the fallback gave both a full burst ({@code LocalFallbackProperties} for generated runs).
+     */
+    @Test
+    void whenRedisGoesTheLocalBucketsContinueFromWhatRedisLeft(RedisProcess redis) throws Exception {
+        try (RateLimiter rl = limiter(redis, "local", "1/min burst 5")) {
+            TestRequest spent = TestRequest.get("/api").from("203.0.113.10");
+            TestRequest part = TestRequest.get("/api").from("203.0.113.11");
+            long start = System.nanoTime();
+            for (int i = 0; i < 5; i++) {
+                Decision d = rl.check(spent);
+                assertEquals(Decision.Source.REDIS, d.source());
+                assertTrue(d.allowed(), "Redis admits the burst: request " + i);
+            }
+            for (int i = 0; i < 2; i++) {
+                assertTrue(rl.check(part).allowed());
+            }
+            redis.kill();
+            int spentLocally = 0;
+            int partLocally = 0;
+            for (int i = 0; i < 10; i++) {
+                Decision a = rl.check(spent);
+                Decision b = rl.check(part);
+                assertEquals(Decision.Source.LOCAL, a.source(), "this node's memory decides while Redis is down");
+                assertEquals(Decision.Source.LOCAL, b.source());
+                spentLocally += a.allowed() ? 1 : 0;
+                partLocally += b.allowed() ? 1 : 0;
+            }
+            // tokens back since the first request, at 1 a minute: the only slack the bound allows
+            long refilled = (System.nanoTime() - start) / 60_000_000_000L;
+            System.out.printf("[fault] Redis killed: the spent client got %d more, the one with 3 left %d (refilled %d)%n",
+                    spentLocally, partLocally, refilled);
+            assertTrue(spentLocally <= refilled, "the spent client got " + spentLocally + " more from the fallback");
+            assertTrue(partLocally >= 3 && partLocally <= 3 + refilled, "3 were left: " + partLocally);
+            redis.restart();
+        }
+    }
+
     @Test
     void onceRedisIsBackTheAdmittedCountIsWithinTheLimitAgain(RedisProcess redis) throws Exception {
         try (RateLimiter rl = limiter(redis, "local", "20/s burst 10")) {

@@ -227,9 +227,16 @@ public final class DecisionRun {
         try (RedisClient jedis = Clients.redisClient("bench-rb")) {
             String sha = jedis.scriptLoad(RedisStore.SCRIPT);
             String trivial = jedis.scriptLoad("return 1");
-            // ARGV as RedisStore sends it: Redis' clock, decide and take, then the bucket's own
-            List<String> args = new ArrayList<>(List.of("", ""));
-            args.addAll(RedisStore.bucketArguments(new BucketRequest("unused", Limit.parse(Clients.LIMIT), 1, true)));
+            // ARGV as RedisStore sends it: the short form when it serves the limit (Redis' clock), else
+            // Redis' clock, decide and take, then the bucket's own
+            BucketRequest bucket = new BucketRequest("unused", Limit.parse(Clients.LIMIT), 1, true);
+            List<String> args = new ArrayList<>();
+            if (RedisStore.shortArguments(bucket) != null) {
+                args.addAll(RedisStore.shortArguments(bucket));
+            } else {
+                args.addAll(List.of("", ""));
+                args.addAll(RedisStore.bucketArguments(bucket));
+            }
             String[] argv = args.toArray(new String[0]);
             m.put("PING", tool.run(50, requests, 0, "PING"));
             m.put("EVALSHA return 1", tool.run(50, requests, 0, "EVALSHA", trivial, "0"));

@@ -39,23 +39,35 @@ import org.HdrHistogram.Histogram;
  *
  * <p>{@code compare=<file>} adds the same three Tollgate contenders for another version of the
  * script (e.g. {@code git show <commit>:filter-core/src/main/resources/dev/tollgate/internal/redis/bucket.lua}),
- * so a before and an after are measured in one run.
+ * so a before and an after are measured in one run. That version is given the general form of the
+ * arguments (every version reads it); this one the form RedisStore sends, the short form for these
+ * limits. The floor is measured twice, given each form (and answering as many numbers as
+ * Tollgate's script does in it): Redis' work per argument is the floor's as much as Tollgate's,
+ * so each contender is also read against the floor of its own form ("vs its floor").
  */
 public final class ScriptFloorRun {
 
     /** The least a script with state does: read the clock, read the key, write it with an expiry. */
     static final String FLOOR_SCRIPT = "local t = redis.call('TIME') local v = redis.call('GET', KEYS[1])"
             + " redis.call('SET', KEYS[1], t[1], 'PX', 100) return {0, 0, 0, 0, 0}";
+    /** The same, answering as many numbers as bucket.lua's short form does when it admits. */
+    static final String FLOOR_SHORT_SCRIPT = "local t = redis.call('TIME') local v = redis.call('GET', KEYS[1])"
+            + " redis.call('SET', KEYS[1], t[1], 'PX', 100) return {0, 0}";
 
     private static final String PING = "PING";
     private static final String FLOOR = "floor: TIME, GET, SET";
+    private static final String FLOOR_SHORT = "floor: TIME, GET, SET, short form's ARGV";
     private static final Pattern EVALSHA_STATS = Pattern.compile("cmdstat_evalsha:calls=(\\d+),usec=(\\d+),usec_per_call=([\\d.]+)");
 
     private ScriptFloorRun() {
     }
 
-    /** One contender: a command for redis-benchmark, over a key space (0: the command as is). */
-    private record Contender(String name, int keyspace, String[] command) {
+    /** One contender: a command for redis-benchmark, over a key space (0: the command as is), and the floor of its ARGV. */
+    private record Contender(String name, int keyspace, String[] command, String floor) {
+
+        Contender(String name, int keyspace, String[] command) {
+            this(name, keyspace, command, FLOOR);
+        }
     }
 
     /** What one run of one contender gave. */
@@ -79,12 +91,14 @@ public final class ScriptFloorRun {
             List<Contender> contenders = new ArrayList<>();
             contenders.add(new Contender(PING, 0, new String[] {"PING"}));
             contenders.add(new Contender("`return 1`", 0, new String[] {"EVALSHA", load(redis, "return 1"), "0"}));
-            String[] common = arguments("10/s burst 20");
+            String[] common = arguments("10/s burst 20", false);
             contenders.add(new Contender(FLOOR, 10_000, evalsha(load(redis, FLOOR_SCRIPT), "tollgate:{ip=__rand_int__}:default", common)));
-            addTollgate(contenders, "bucket.lua", load(redis, RedisStore.SCRIPT));
+            contenders.add(new Contender(FLOOR_SHORT, 10_000, evalsha(load(redis, FLOOR_SHORT_SCRIPT),
+                    "tollgate:{ip=__rand_int__}:default", arguments("10/s burst 20", true)), FLOOR_SHORT));
+            addTollgate(contenders, "bucket.lua", load(redis, RedisStore.SCRIPT), true);
             if (compare != null) {
                 String text = Files.readString(Path.of(compare), StandardCharsets.UTF_8);
-                addTollgate(contenders, "bucket.lua of " + Path.of(compare).getFileName(), load(redis, text));
+                addTollgate(contenders, "bucket.lua of " + Path.of(compare).getFileName(), load(redis, text), false);
             }
 
             Map<String, List<Sample>> samples = new LinkedHashMap<>();
@@ -121,22 +135,36 @@ public final class ScriptFloorRun {
     }
 
     /** Allowed over 10,000 keys, allowed on a bucket that exists, refused on one busy key. */
-    private static void addTollgate(List<Contender> contenders, String label, String sha) {
-        String[] common = arguments("10/s burst 20");
+    private static void addTollgate(List<Contender> contenders, String label, String sha, boolean shortForm) {
+        String[] common = arguments("10/s burst 20", shortForm);
+        String floor = shortForm ? FLOOR_SHORT : FLOOR;
         contenders.add(new Contender(label + ", allowed (10,000 keys, new buckets)", 10_000,
-                evalsha(sha, "tollgate:{ip=__rand_int__}:default", common)));
+                evalsha(sha, "tollgate:{ip=__rand_int__}:default", common), floor));
         // 1/s with a burst of 10^9: every call is admitted and leaves a debt of 1 s, so the bucket
         // is there at the next call for that key
         contenders.add(new Contender(label + ", allowed (10,000 keys, existing buckets)", 10_000,
-                evalsha(sha, "tollgate:{ip=__rand_int__}:kept", arguments("1/s burst 1000000000"))));
+                evalsha(sha, "tollgate:{ip=__rand_int__}:kept", arguments("1/s burst 1000000000", shortForm)), floor));
         contenders.add(new Contender(label + ", refused (one busy key)", 0,
-                evalsha(sha, "tollgate:{ip=192.0.2.1}:default", common)));
+                evalsha(sha, "tollgate:{ip=192.0.2.1}:default", common), floor));
     }
 
-    /** ARGV as RedisStore sends it for one enforcing token bucket: Redis' clock, decide and take. */
-    private static String[] arguments(String limit) {
-        List<String> args = new ArrayList<>(List.of("", ""));
-        args.addAll(RedisStore.bucketArguments(new BucketRequest("unused", Limit.parse(limit), 1, true)));
+    /**
+     * ARGV for one enforcing token bucket: the short form as RedisStore sends it (Redis' clock), or
+     * the general form (Redis' clock, decide and take, the bucket's own), which every version reads.
+     */
+    private static String[] arguments(String limit, boolean shortForm) {
+        BucketRequest bucket = new BucketRequest("unused", Limit.parse(limit), 1, true);
+        List<String> args = new ArrayList<>();
+        if (shortForm) {
+            List<String> s = RedisStore.shortArguments(bucket);
+            if (s == null) {
+                throw new IllegalArgumentException("the short form does not serve " + limit);
+            }
+            args.addAll(s);
+        } else {
+            args.addAll(List.of("", ""));
+            args.addAll(RedisStore.bucketArguments(bucket));
+        }
         return args.toArray(new String[0]);
     }
 
@@ -164,16 +192,19 @@ public final class ScriptFloorRun {
         List<Sample> ping = samples.get(PING);
         List<Sample> floor = samples.get(FLOOR);
         Table t = new Table("command (one connection)", "P50 µs", "mean µs", "mean vs PING", "mean vs floor",
-                "P50 vs floor", "in Redis, µs per call", "in Redis vs floor");
-        for (Map.Entry<String, List<Sample>> e : samples.entrySet()) {
-            List<Sample> s = e.getValue();
-            boolean script = !e.getKey().equals(PING);
-            t.row(e.getKey(), Table.num(median(s, Sample::p50Micros)), Table.num(median(s, Sample::meanMicros)),
+                "mean vs its floor", "P50 vs floor", "in Redis, µs per call", "in Redis vs floor", "in Redis vs its floor");
+        for (Contender c : contenders) {
+            List<Sample> s = samples.get(c.name());
+            List<Sample> own = samples.get(c.floor());
+            boolean script = !c.name().equals(PING);
+            t.row(c.name(), Table.num(median(s, Sample::p50Micros)), Table.num(median(s, Sample::meanMicros)),
                     Table.ratio(medianRatio(s, ping, Sample::meanMicros)),
                     Table.ratio(medianRatio(s, floor, Sample::meanMicros)),
+                    Table.ratio(medianRatio(s, own, Sample::meanMicros)),
                     Table.ratio(medianRatio(s, floor, Sample::p50Micros)),
                     script ? Table.num(median(s, Sample::usecPerCall)) : "",
-                    script ? Table.ratio(medianRatio(s, floor, Sample::usecPerCall)) : "");
+                    script ? Table.ratio(medianRatio(s, floor, Sample::usecPerCall)) : "",
+                    script ? Table.ratio(medianRatio(s, own, Sample::usecPerCall)) : "");
         }
         StringBuilder loads = new StringBuilder();
         for (double l : load) {
@@ -192,7 +223,7 @@ public final class ScriptFloorRun {
         StringBuilder csv = new StringBuilder(t.csv());
         if (calls != null) {
             Table c = new Table("command (one connection, interleaved call by call)", "P50 µs", "P90 µs", "P99 µs",
-                    "mean µs", "P50 vs PING", "P50 vs floor", "mean vs floor");
+                    "mean µs", "P50 vs PING", "P50 vs floor", "P50 vs its floor", "mean vs floor");
             int pingAt = indexOf(contenders, PING);
             int floorAt = indexOf(contenders, FLOOR);
             for (int i = 0; i < contenders.size(); i++) {
@@ -200,6 +231,7 @@ public final class ScriptFloorRun {
                 c.row(contenders.get(i).name(), Table.num(micros(h, 50)), Table.num(micros(h, 90)), Table.num(micros(h, 99)),
                         Table.num(h.getMean() / 1000), Table.ratio(micros(h, 50) / micros(calls[pingAt], 50)),
                         Table.ratio(micros(h, 50) / micros(calls[floorAt], 50)),
+                        Table.ratio(micros(h, 50) / micros(calls[indexOf(contenders, contenders.get(i).floor())], 50)),
                         Table.ratio(h.getMean() / calls[floorAt].getMean()));
             }
             md.append("\n## The same commands from this JVM, one call of each in turn\n\n")

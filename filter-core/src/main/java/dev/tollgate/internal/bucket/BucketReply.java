@@ -11,7 +11,8 @@ import java.util.List;
  * the order of its limits. Both stores answer with one per bucket, in request order.
  *
  * <p>The bucket script answers with a flat array ({@code bucket.lua}: four integers per limit,
- * then the decision's time); {@link #decode} is the one place that reads it.
+ * then the decision's time); {@link #decode} is the one place that reads it, and
+ * {@link #decodeShort} its answer to the short form (one limit: two or three integers).
  *
  * @param limits one state per limit of the bucket
  */
@@ -86,6 +87,33 @@ public record BucketReply(List<LimitState> limits) {
             out.add(new BucketReply(states));
         }
         return out;
+    }
+
+    /**
+     * Reads the bucket script's reply to its short form ({@code bucket.lua}'s first path: one
+     * token bucket of one limit whose tokens come one per {@code p} µs, sent as {@code full =
+     * capacity * p} and {@code want = cost * p}): {@code after, now} when it admitted, {@code
+     * debt, retry, now} when it refused, {@code after} and {@code debt} the µs until the bucket
+     * is full. The rest is computed here exactly as the script's general path does with n = 1:
+     * {@code remaining = floor((full - after) / p)}, the next token {@code after - full +
+     * (remaining + 1) * p} µs away (0 when full).
+     *
+     * @throws IllegalStateException when the reply does not have that shape
+     */
+    public static List<BucketReply> decodeShort(BucketRequest request, long[] reply) {
+        Limit limit = request.limits().get(0);
+        long p = limit.refillPeriodMicros();
+        long full = limit.capacity() * p;
+        if (reply == null || reply.length < 2 || reply.length > 3 || reply[0] < 0 || reply[0] > full
+                || (reply.length == 3 && reply[1] < 1)) {
+            throw new IllegalStateException("the bucket script answered " + Arrays.toString(reply)
+                    + " for one limit in the short form");
+        }
+        long after = reply[0];
+        long retry = reply.length == 3 ? reply[1] : 0;
+        long remaining = (full - after) / p;
+        long next = after == 0 ? 0 : after - full + (remaining + 1) * p;
+        return List.of(new BucketReply(List.of(new LimitState(limit, remaining, next, after, retry))));
     }
 
     /** The time of the decision in a script reply, in µs of the store's clock ({@code refund.lua} needs it). */

@@ -16,6 +16,7 @@ import dev.tollgate.internal.bucket.BucketReply;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.Messages;
 import dev.tollgate.internal.bucket.BucketStore;
+import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.internal.metrics.Metrics;
 import dev.tollgate.internal.redis.RedisPort;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -41,6 +43,11 @@ public final class StoreGuard implements AutoCloseable {
 
     private final BucketStore store;
     private final BucketStore fallback;
+    /** The fallback when it can follow the shared store's buckets ({@link LocalStore#follow}); else {@code null}. */
+    private final LocalStore follower;
+    /** {@link #ask}, then the fallback follows the replies: a lease fetched for a {@code local} policy. */
+    private final Function<List<BucketRequest>, List<BucketReply>> askFollowing = this::askFollowing;
+    private final Function<List<BucketRequest>, List<BucketReply>> askOnly = this::ask;
     private final Circuit circuit;
     private final Metrics metrics;
     private final LongAdder calls = new LongAdder();
@@ -66,6 +73,7 @@ public final class StoreGuard implements AutoCloseable {
                       Metrics metrics, String name) {
         this.store = store;
         this.fallback = fallback;
+        this.follower = fallback instanceof LocalStore l ? l : null;
         RedisSettings redis = config.redis();
         this.circuit = fallback == null ? null : new Circuit(
                 redis == null ? Settings.REDIS_CIRCUIT_FAILURES.defaultValue() : redis.circuitFailures(),
@@ -108,7 +116,8 @@ public final class StoreGuard implements AutoCloseable {
         if (plan.buckets().size() == 1) {
             RequestPlan.Bucket b = plan.buckets().get(0);
             if (TokenLeases.applies(b.request(), b.policy().prefetch())) {
-                TokenLeases.Take t = leases.take(b.request(), b.policy().prefetch(), c, budgetNanos(c), this::ask);
+                TokenLeases.Take t = leases.take(b.request(), b.policy().prefetch(), c, budgetNanos(c),
+                        follows(c, b.policy()) ? askFollowing : askOnly);
                 if (t.outcome() == TokenLeases.Outcome.LEASED) {
                     return toDecision(plan.plan(), plan.buckets(), List.of(t.reply()),
                             t.fetched() ? Decision.Source.REDIS : Decision.Source.LEASE, store);
@@ -119,7 +128,55 @@ public final class StoreGuard implements AutoCloseable {
             }
         }
         List<BucketReply> reply = ask(plan.requests());
-        return reply == null ? degraded(c, plan) : toDecision(plan.plan(), plan.buckets(), reply, Decision.Source.REDIS, store);
+        if (reply == null) {
+            return degraded(c, plan);
+        }
+        follow(c, plan, reply);
+        return toDecision(plan.plan(), plan.buckets(), reply, Decision.Source.REDIS, store);
+    }
+
+    /** Whether the fallback follows the shared store's buckets of policy {@code p}: its failure mode is {@code local}. */
+    private boolean follows(TollgateConfig c, Policy p) {
+        return follower != null && (p.failureMode() != null ? p.failureMode() : c.failureMode()) == FailureMode.LOCAL;
+    }
+
+    /**
+     * The fallback's buckets of {@code local} policies follow what the shared store answered, so
+     * that while it fails this node continues from the shared buckets as it last saw them
+     * ({@link LocalStore#follow}). A bucket took its cost when every enforcing bucket admitted
+     * the request and its own limits did (a shadow bucket's), as {@link BucketStore#acquire} says.
+     */
+    private void follow(TollgateConfig c, RequestPlan plan, List<BucketReply> reply) {
+        List<RequestPlan.Bucket> buckets = plan.buckets();
+        if (buckets.size() == 1) {
+            RequestPlan.Bucket b = buckets.get(0);
+            if (follows(c, b.policy())) {
+                BucketReply r = reply.get(0);
+                follower.follow(b.request(), r, r.admits());
+            }
+            return;
+        }
+        boolean passed = BucketReply.enforcingAdmit(plan.requests(), reply);
+        for (int i = 0; i < buckets.size(); i++) {
+            RequestPlan.Bucket b = buckets.get(i);
+            if (follows(c, b.policy())) {
+                BucketReply r = reply.get(i);
+                follower.follow(b.request(), r, passed && r.admits());
+            }
+        }
+    }
+
+    /** {@link #ask} for requests that all follow (a lease's fetch: one bucket of a {@code local} policy). */
+    private List<BucketReply> askFollowing(List<BucketRequest> requests) {
+        List<BucketReply> reply = ask(requests);
+        if (reply != null) {
+            boolean passed = BucketReply.enforcingAdmit(requests, reply);
+            for (int i = 0; i < requests.size(); i++) {
+                BucketReply r = reply.get(i);
+                follower.follow(requests.get(i), r, passed && r.admits());
+            }
+        }
+        return reply;
     }
 
     /** One guarded call of the store; {@code null} when it gave no verdict (circuit open, pool busy, failure). */

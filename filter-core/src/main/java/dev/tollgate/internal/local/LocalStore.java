@@ -310,6 +310,82 @@ public final class LocalStore implements BucketStore {
         }
     }
 
+    /**
+     * Brings a token bucket of this store (the fallback) up to what the shared store answered for
+     * it, so that while the shared store fails this node continues from the shared bucket as it
+     * last saw it instead of from a full one. Per limit the debt becomes the larger of
+     * <ul>
+     * <li>this store's own debt now, plus the request's cost when the shared store took it: what
+     *     this node admitted, whoever decided (the requests admitted here while the shared store
+     *     failed are in it, and the shared store never saw them), and
+     * <li>the shared store's, {@code resetMicros x n} (µs until full is the debt, rounded up to a
+     *     whole µs, never in the client's favour; counted from this node's now, which is after the
+     *     shared store's decision, so a little later still): what every node admitted.
+     * </ul>
+     * The larger, not the sum: the shared debt holds this node's own admissions that it saw. Capped
+     * at the time to fill, as {@link #acquire} caps. Only a token bucket (not a lease, a gate, a
+     * sliding log or a calendar quota; those are left as they are) whose limits match the reply's.
+     * A bucket that stays full stores nothing; one stored already, even full again, is updated in
+     * place, so a decision on a known key makes no object here. The store's bound on keys holds as for {@link #acquire}.
+     *
+     * @param taken whether the shared store took the request's cost from this bucket
+     */
+    public void follow(BucketRequest r, BucketReply shared, boolean taken) {
+        List<Limit> limits = r.limits();
+        int m = limits.size();
+        if (r.isLease() || r.gate() || r.algorithm() != Algorithm.TOKEN_BUCKET || shared.limits().size() != m) {
+            return;
+        }
+        Stripe stripe = stripes[stripeOf(r.key())];
+        stripe.lock.lock();
+        try {
+            long now = clock.nowMicros();
+            // Also a state full again (past its expiry; it reads as no debt): updated in place, a
+            // client that comes back after its bucket refilled makes no new array and entry.
+            long[] state = stripe.map.get(r.key()) instanceof long[] s && s.length == 3 * m + 1 ? s : null;
+            if (state == null) {
+                if (!taken && fullIn(shared)) {
+                    return; // full here and there: absent is full
+                }
+                state = new long[3 * m + 1];
+                for (int j = 0; j < m; j++) {
+                    state[3 * j] = now; // full: no debt yet
+                    state[3 * j + 2] = limits.get(j).refillTokens();
+                }
+                stripe.put(r.key(), state);
+            }
+            long expires = now;
+            for (int j = 0; j < m; j++) {
+                Limit l = limits.get(j);
+                long n = l.refillTokens();
+                long full = l.capacity() * l.refillPeriodMicros();
+                long own = Math.min(full, Gcra.debt(state[3 * j], state[3 * j + 1], state[3 * j + 2], now, l));
+                if (taken) {
+                    own += r.cost() * l.refillPeriodMicros();
+                }
+                // at most full / n + 1 µs before the product: a reply beyond it cannot overflow
+                long seen = Math.min(Math.max(0, shared.limits().get(j).resetMicros()), full / n + 1) * n;
+                long debt = Math.min(full, Math.max(own, seen));
+                state[3 * j] = Gcra.tatMicros(now, debt, l);
+                state[3 * j + 1] = Gcra.tatFrac(debt, l);
+                state[3 * j + 2] = n;
+                expires = Math.max(expires, now + Gcra.ceilDiv(debt, n));
+            }
+            state[3 * m] = expires;
+        } finally {
+            stripe.lock.unlock();
+        }
+    }
+
+    private static boolean fullIn(BucketReply reply) {
+        for (int j = 0; j < reply.limits().size(); j++) {
+            if (reply.limits().get(j).resetMicros() > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** As bucket.lua answers for a lease: slots free, until the oldest and the newest expire, the wait. */
     private static LimitState leaseAnswer(BucketRequest r, Leases held, boolean take, boolean admits, long now) {
         Limit limit = r.limits().get(0);

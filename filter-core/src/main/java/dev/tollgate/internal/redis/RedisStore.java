@@ -51,7 +51,7 @@ import java.util.function.LongSupplier;
  * version, is treated by the script as absent rather than failing the call, so an upgrade or an
  * algorithm switch never opens the circuit.
  *
- * <p>Longer than most classes on purpose (about 330 lines): it is the one place that turns a
+ * <p>Longer than most classes on purpose (about 540 lines): it is the one place that turns a
  * bucket request of any algorithm into the scripts' arguments and back, and splits a Cluster
  * request by slot; split, the argument layout of {@code bucket.lua}, {@code refund.lua} and
  * {@code release.lua} would be written in two places. {@code pause.lua} sets a pause gate's end.
@@ -80,6 +80,8 @@ public final class RedisStore implements BucketStore {
     }
 
     private final ConcurrentHashMap<Shape, byte[][]> shapes = new ConcurrentHashMap<>();
+    /** The same for the script's short form ({@link #shortArguments}), for the shapes it serves. */
+    private final ConcurrentHashMap<Shape, byte[][]> shortShapes = new ConcurrentHashMap<>();
 
     private final RedisPort redis;
     private final LongSupplier clockOverride;
@@ -122,14 +124,24 @@ public final class RedisStore implements BucketStore {
                 return acquireAcrossSlots(requests, new ArrayList<>(bySlot.values()), redis.deadline(), null);
             }
             try {
-                return BucketReply.decode(requests, call(requests, false));
+                return decode(requests, false, call(requests, false));
             } catch (RedisPort.SplitKeysException e) {
                 // the slot is being migrated and Redis will not run its keys together: one by one,
                 // in what is left of the same budget
                 return acquireAcrossSlots(requests, singletons(requests.size()), e.deadline(), e);
             }
         }
-        return BucketReply.decode(requests, call(requests, false));
+        return decode(requests, false, call(requests, false));
+    }
+
+    /** The script's reply to {@link #call}, read as the form it was sent in. */
+    private static List<BucketReply> decode(List<BucketRequest> requests, boolean dry, long[] reply) {
+        return shortForm(requests, dry) ? BucketReply.decodeShort(requests.get(0), reply) : BucketReply.decode(requests, reply);
+    }
+
+    /** Whether a call goes in the script's short form: one bucket that {@link #shortArguments} serves, and not dry. */
+    private static boolean shortForm(List<BucketRequest> requests, boolean dry) {
+        return !dry && requests.size() == 1 && shortArguments(requests.get(0)) != null;
     }
 
     /**
@@ -169,7 +181,7 @@ public final class RedisStore implements BucketStore {
                 met[0] = splitOrThrow(e, g, todo);
                 continue;
             }
-            List<BucketReply> dry = BucketReply.decode(group, reply);
+            List<BucketReply> dry = decode(group, true, reply);
             place(out, dry, g);
             admitted &= BucketReply.enforcingAdmit(group, dry);
             asked.add(g);
@@ -190,7 +202,7 @@ public final class RedisStore implements BucketStore {
                 met[0] = splitOrThrow(e, g, todo);
                 continue;
             }
-            List<BucketReply> decoded = BucketReply.decode(group, reply);
+            List<BucketReply> decoded = decode(group, false, reply);
             place(out, decoded, g);
             if (!BucketReply.enforcingAdmit(group, decoded)) {
                 for (int t = 0; t < taken.size(); t++) {
@@ -275,20 +287,31 @@ public final class RedisStore implements BucketStore {
         return args;
     }
 
-    /** One call of the bucket script, its reply as the script gives it ({@link BucketReply#decode} reads it). */
+    /** One call of the bucket script, its reply as the script gives it ({@link #decode} reads it). */
     private long[] call(List<BucketRequest> requests, boolean dry) {
         return call(requests, dry, null);
     }
 
     /** {@link #call(List, boolean)} within the budget that ends at {@code deadline}, or one of its own if {@code null}. */
     private long[] call(List<BucketRequest> requests, boolean dry, Long deadline) {
+        if (shortForm(requests, dry)) {
+            BucketRequest r = requests.get(0);
+            byte[][] a = shortShape(r);
+            List<byte[]> args = clockOverride == null ? List.of(a[0], a[1])
+                    : List.of(a[0], a[1], bytes(Long.toString(clockOverride.getAsLong())));
+            return evalsha(List.of(bytes(r.key())), args, deadline);
+        }
         List<byte[]> keys = new ArrayList<>(requests.size());
         List<byte[]> args = new ArrayList<>(2 + requests.size() * 7);
         long override = clockOverride == null ? 0 : clockOverride.getAsLong();
         args.add(clockOverride == null ? EMPTY : bytes(Long.toString(override)));
         args.add(dry ? DRY : EMPTY);
         addArguments(requests, keys, args, clockOverride == null ? nodeMicros() : override);
-        // NOSCRIPT is answered by sending the script whole, in the same budget; EVAL caches it again
+        return evalsha(keys, args, deadline);
+    }
+
+    /** NOSCRIPT is answered by sending the script whole, in the same budget; EVAL caches it again. */
+    private long[] evalsha(List<byte[]> keys, List<byte[]> args, Long deadline) {
         return deadline == null ? redis.evalsha(SHA1_BYTES, SCRIPT_BYTES, keys, args)
                 : redis.evalsha(SHA1_BYTES, SCRIPT_BYTES, keys, args, deadline);
     }
@@ -335,6 +358,42 @@ public final class RedisStore implements BucketStore {
         }
         shapes.put(key, made);
         return made;
+    }
+
+    /** The short form's arguments of a bucket it serves, encoded the first time its shape is seen. */
+    private byte[][] shortShape(BucketRequest r) {
+        Shape key = new Shape(r.limits(), r.cost(), r.enforcing(), r.algorithm());
+        byte[][] cached = shortShapes.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        byte[][] made = encode(shortArguments(r));
+        if (shortShapes.size() > 10_000) {
+            shortShapes.clear(); // as in shape()
+        }
+        shortShapes.put(key, made);
+        return made;
+    }
+
+    /**
+     * The script's short form (bucket.lua's first path), or {@code null} for a bucket it does not
+     * serve: a token bucket of one limit whose tokens come one per p µs (n = 1), neither a lease
+     * nor a gate, whose cost is at most its capacity, sent as {@code full = capacity * p} (at most
+     * 2^52, {@link Limit}) and {@code want = cost * p}: the script reads full only when the key
+     * holds a state, as a call on a full bucket takes. The script tells this form from the general one
+     * by its length: fewer than four arguments (the test's time may follow as a third), where the
+     * general form has at least nine. Enforcing or shadow alike: a lone bucket takes when its own
+     * limit admits. Public for tools that call the script themselves (the benchmarks).
+     */
+    public static List<String> shortArguments(BucketRequest r) {
+        if (r.isLease() || r.gate() || r.algorithm() != Algorithm.TOKEN_BUCKET || r.limits().size() != 1) {
+            return null;
+        }
+        Limit l = r.limits().get(0);
+        if (l.isCalendar() || l.refillTokens() != 1 || r.cost() < 0 || r.cost() > l.capacity()) {
+            return null;
+        }
+        return List.of(Long.toString(l.capacity() * l.refillPeriodMicros()), Long.toString(r.cost() * l.refillPeriodMicros()));
     }
 
     /**

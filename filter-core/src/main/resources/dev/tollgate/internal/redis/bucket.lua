@@ -42,7 +42,19 @@ ARGV[3..] for each key, in order: enforcing (1, or 0 for shadow), algorithm (b: 
             gate          capacity, 0, 0 (cost 1, m 1): admits unless its pause lasts beyond now;
                           takes nothing; the capacity only fills its answer
 
-Reply     a flat array, four integers per limit, keys in order then limits in order:
+Short form, for the common case (one key, one token-bucket limit of n = 1): fewer than four
+          arguments, which the general form above (at least nine) never is.
+ARGV[1]   full = capacity * p; ARGV[2] want = cost * p, at most full (else the general form)
+ARGV[3]   absent to read the clock from Redis TIME (always, in production), or a time in µs
+          (tests), as ARGV[1] above. Never dry: a dry call takes the general form.
+Reply     admitted: { after, now }; refused: { debt, retry, now }: the µs until the bucket is full
+          after this call (after, or debt when nothing was taken), the µs until this limit alone
+          would admit the request, the time of the decision. The caller computes remaining
+          (floor((full - after) / p)) and the next token (after - full + (remaining + 1) * p µs, 0
+          when full) as the general path does. The stored state and its expiry are the general
+          path's, so nodes of two versions share keys.
+
+Reply     (general form) a flat array, four integers per limit, keys in order then limits in order:
           remaining (tokens, or requests left in the window), µs until one more is available
           (0 when full), µs until full, µs until this limit alone would admit the request
           (0 when it does); then the time of the decision in µs (refund.lua needs it).
@@ -89,30 +101,31 @@ Token bucket time is counted in units of 1/n µs so that a token is exactly p un
 d is how far the arrival time lies ahead of now, and the bucket holds (capacity * p - d) / p.
 ]]
 
--- The common case first: one key with one token-bucket limit whose tokens come one per p µs
--- (n = 1: every rate of a whole number of µs per token, 10/s, 100/min...). The same steps as the
--- general path below, written for what a call costs in Redis' Lua (issue 15, docs/benchmarks.md):
--- no closure (each local function is a new one per call), a state of one integer printed with
--- '%d' (an integer print; '%.0f' and a number given to redis.call both print a double, which
--- costs more), no tonumber where arithmetic coerces. With n = 1 a state written here has no
--- remainder, and one written under another n (the rate changed) is read rounded up to the next
--- whole µs, as debt() below does.
+-- The common case first (issue 15): one key with one token-bucket limit whose tokens come one per
+-- p µs (n = 1: every rate of a whole number of µs per token, 10/s, 100/min...), sent in a short
+-- form of its own: ARGV[1] full = capacity * p, ARGV[2] want = cost * p, ARGV[3] the test's time
+-- or nothing. The caller computed what it could; the script keeps what needs the stored state and
+-- Redis' clock. The same steps as the general path below, written for what a call costs in Redis'
+-- Lua (docs/benchmarks.md): no closure (each local function is a new one per call), the state
+-- and its expiry printed with '%d' (an integer print; '%.0f' and a number given to redis.call
+-- both print a double, which costs more), no tonumber where arithmetic coerces. With n = 1 a state written
+-- here has no remainder, and one written under another n (the rate changed) is read rounded up
+-- to the next whole µs, as debt() below does.
 local argv = ARGV
-if argv[9] == '1' and argv[6] == '1' and argv[4] == 'b' and argv[2] == '' and #KEYS == 1 then
-  local key, now, minTtl = KEYS[1], argv[1], 1
-  if now == '' then
+if #argv < 4 then
+  local key, now, minTtl = KEYS[1], argv[3], 1
+  if now then
+    now, minTtl = now + 0, 60000
+  else
     local t = redis.call('TIME')
     now = t[1] * 1000000 + t[2]
-  else
-    now, minTtl = now + 0, 60000
   end
-  local p = argv[8] + 0
-  local full = argv[7] * p
-  local d = 0
-  local capped = false
+  -- what the call owes after taking from a full bucket; want <= full (the caller sends this form
+  -- only then), so with no state the call takes, and full need not be read
+  local after, retry = argv[2] + 0, 0
   local v = redis.pcall('GET', key)
   if v then
-    local tat, frac = nil, 0
+    local full, d, capped, tat, frac = argv[1] + 0, 0, false, nil, 0
     if type(v) == 'table' then
       redis.call('DEL', key) -- a key of another type is absent, and deleted
     elseif string.find(v, '^%d+$') then
@@ -131,26 +144,24 @@ if argv[9] == '1' and argv[6] == '1' and argv[4] == 'b' and argv[2] == '' and #K
       d = tat - now + frac
       if d > full then d, capped = full, true end
     end
+    local wanted = d + after
+    if wanted <= full then
+      after = wanted
+    else
+      retry = wanted - full
+      if not capped then return { d, retry, now } end
+      after = d -- refused, and the capped debt written
+    end
   end
-  local wanted = d + argv[5] * p
-  local after, retry = d, 0
-  if wanted <= full then after = wanted else retry = wanted - full end
-  if retry == 0 or capped then
-    -- PX: after µs rounded up to whole ms. x % y is floor division in the VM, no call; it may be
-    -- one y off where x / y rounds to a whole number, which the next line corrects (after <= 2^52)
-    local ms = after + 999
-    ms = (ms - ms % 1000) / 1000
-    if ms * 1000 < after then ms = ms + 1 elseif ms * 1000 >= after + 1000 then ms = ms - 1 end
-    if ms < minTtl then ms = minTtl end
-    redis.call('SET', key, string.format('%d', now + after), 'PX', ms)
-  end
-  -- whole tokens left, floor((full - after) / p), exact (corrected as above)
-  local left = full - after
-  local remaining = (left - left % p) / p
-  if remaining * p > left then remaining = remaining - 1 elseif (remaining + 1) * p <= left then remaining = remaining + 1 end
-  local nextIn = 0
-  if after > 0 then nextIn = after - full + (remaining + 1) * p end
-  return { remaining, nextIn, after, retry, now }
+  -- PX: after µs rounded up to whole ms. x % 1000 is x - floor(x / 1000) * 1000 in the VM, no
+  -- call, and exact: for an integer x < 2^53, x / 1000 never rounds up to the next integer
+  -- (ScriptFormsProperties)
+  local ms = after + 999
+  ms = (ms - ms % 1000) / 1000
+  if ms < minTtl then ms = minTtl end
+  redis.call('SET', key, string.format('%d', now + after), 'PX', string.format('%d', ms))
+  if retry > 0 then return { after, retry, now } end
+  return { after, now }
 end
 
 local function idiv(a, b)

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.tollgate.Limit;
 import dev.tollgate.LimitState;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -17,7 +18,10 @@ import net.jqwik.api.Provide;
  * {@link BucketReply#decode} against a reference reading of the script's reply (four integers per
  * limit, buckets in order then limits in order, then the time), over calls of one to four buckets
  * of one to three limits, the one-bucket one-limit call (read without lists since issue 15)
- * among them; and a reply of any other length is refused.
+ * among them; and a reply of any other length is refused. {@link BucketReply#decodeShort}, the
+ * reply to the script's short form, against a reference in {@link BigInteger}s of what the
+ * script's general path answers with n = 1, over every after from empty to full, burst and time
+ * per token up to 2^52; a reply out of that shape is refused.
  */
 class BucketReplyDecodeProperties {
 
@@ -35,6 +39,73 @@ class BucketReplyDecodeProperties {
                                       @ForAll("offsets") int offset) {
         long[] reply = reply(requests, seed, offset);
         assertThrows(IllegalStateException.class, () -> BucketReply.decode(requests, reply));
+    }
+
+    @Property(tries = 1000)
+    void decodesTheShortFormAsTheGeneralPathAnswers(@ForAll("shortCases") long[] c) {
+        long capacity = c[0];
+        long p = c[1];
+        long cost = c[2];
+        long full = capacity * p;
+        long after = Math.min(c[3], full);
+        boolean refused = c[4] != 0;
+        long retry = refused ? 1 + c[5] % (full + cost * p) : 0;
+        long now = c[6];
+        BucketRequest r = new BucketRequest("k", List.of(new Limit(capacity, 1, p, p, "t")), cost, true);
+        long[] reply = refused ? new long[] {after, retry, now} : new long[] {after, now};
+        LimitState state = BucketReply.decodeShort(r, reply).get(0).limits().get(0);
+        assertEquals(r.limits().get(0), state.limit());
+        assertEquals(shortReference(full, p, after, retry), List.of(state.remaining(), state.nextMicros(),
+                state.resetMicros(), state.retryAfterMicros()));
+        assertEquals(now, BucketReply.time(reply));
+    }
+
+    @Property(tries = 200)
+    void refusesAShortReplyOutOfShape(@ForAll("shortCases") long[] c, @ForAll("badShort") int bad) {
+        long full = c[0] * c[1];
+        BucketRequest r = new BucketRequest("k", List.of(new Limit(c[0], 1, c[1], c[1], "t")), c[2], true);
+        long[] reply = switch (bad) {
+            case 0 -> new long[] {Math.min(c[3], full)};
+            case 1 -> new long[] {Math.min(c[3], full), 1, 2, c[6]};
+            case 2 -> new long[] {full + 1 + c[3] % 1000, c[6]};
+            case 3 -> new long[] {-1 - c[3] % 1000, c[6]};
+            default -> new long[] {Math.min(c[3], full), -(c[5] % 1000), c[6]};
+        };
+        assertThrows(IllegalStateException.class, () -> BucketReply.decodeShort(r, reply));
+    }
+
+    /**
+     * What bucket.lua's general path answers for a limit of n = 1 that owes after µs: remaining =
+     * idiv(full - after, p), next = ceildiv(after - (full - (remaining + 1) * p), 1) when after > 0,
+     * until full = ceildiv(after, 1), and the retry as given.
+     */
+    private static List<Long> shortReference(long full, long p, long after, long retry) {
+        BigInteger[] qr = BigInteger.valueOf(full - after).divideAndRemainder(BigInteger.valueOf(p));
+        BigInteger remaining = qr[0];
+        BigInteger next = after == 0 ? BigInteger.ZERO
+                : BigInteger.valueOf(after).subtract(BigInteger.valueOf(full))
+                        .add(remaining.add(BigInteger.ONE).multiply(BigInteger.valueOf(p)));
+        return List.of(remaining.longValueExact(), next.longValueExact(), after, retry);
+    }
+
+    /** capacity, p, cost, after, refused, retry seed, now: burst times p up to 2^52. */
+    @Provide
+    Arbitrary<long[]> shortCases() {
+        Arbitrary<Long> p = Arbitraries.oneOf(Arbitraries.of(1L, 1_000L, 100_000L, 1_000_000L, 86_400_000_000L),
+                Arbitraries.longs().between(1, 1L << 40));
+        return p.flatMap(pp -> {
+            long maxCapacity = Math.max(1, (1L << 52) / pp);
+            Arbitrary<Long> capacity = Arbitraries.longs().between(1, Math.min(maxCapacity, 1_000_000_000L));
+            return capacity.flatMap(cap -> Arbitraries.longs().between(0, cap * pp).list().ofSize(2).flatMap(afters ->
+                    Arbitraries.longs().between(0, Long.MAX_VALUE).list().ofSize(2).map(seeds -> new long[] {
+                            cap, pp, Math.min(cap, 1 + seeds.get(0) % 5), afters.get(0), seeds.get(1) % 2,
+                            afters.get(1), 1_700_000_000_000_000L + seeds.get(0) % 1_000_000_000_000L})));
+        });
+    }
+
+    @Provide
+    Arbitrary<Integer> badShort() {
+        return Arbitraries.integers().between(0, 4);
     }
 
     @Provide

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.Limit;
+import dev.tollgate.internal.bucket.BucketReply;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.bucket.Replies;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,11 +24,14 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * {@code bucket.lua} decides a lone one-limit token bucket on a path of its own, written for speed
- * (issue 15); the general path, which decides every shape and which {@code RedisStoreAccuracyIT}
- * holds to {@code BucketModel}, is the reference. Each try writes one stored state under two keys,
- * asks the lone bucket on the first (its own path) and the same bucket next to an open pause gate
- * on the second (which takes the general path: the gate admits and takes nothing), at the same
- * time, and wants the same four numbers, the same stored state and the same expiry.
+ * (issue 15): with n = 1 in the script's short form (full and want computed by the caller, a reply
+ * of after, retry and now from which {@link dev.tollgate.internal.bucket.BucketReply#decodeShort}
+ * computes the rest), with another n in the general form's one-key path. The general path, which
+ * decides every shape and which {@code RedisStoreAccuracyIT} holds to {@code BucketModel}, is the
+ * reference. Each try writes one stored state under two keys, asks the lone bucket on the first
+ * (its own path, with the arguments {@link RedisStore} sends) and the same bucket next to an open
+ * pause gate on the second (which takes the general path: the gate admits and takes nothing), at
+ * the same time, and wants the same four numbers, the same stored state and the same expiry.
  *
  * <p>The states are the ones a key can hold: none, a whole arrival time around now or far beyond
  * a full bucket, one with a remainder in 1/n µs (of this n or another), one of an earlier
@@ -68,6 +75,23 @@ class BucketScriptPathsIT extends OwnRedisProperties {
             return bytes(clock, "", enforcing ? "1" : "0", "b", Long.toString(cost), "1",
                     Long.toString(capacity), Long.toString(p), Long.toString(n));
         }
+
+        BucketRequest request() {
+            return new BucketRequest("unused", List.of(new Limit(capacity, n, p, p, "test")), cost, enforcing);
+        }
+
+        /** The arguments RedisStore sends for this lone bucket: the short form when it serves it. */
+        List<byte[]> loneArgs(String clock) {
+            List<String> shortForm = RedisStore.shortArguments(request());
+            if (shortForm == null) {
+                return args(clock);
+            }
+            List<String> a = new ArrayList<>(shortForm);
+            if (!clock.isEmpty()) {
+                a.add(clock);
+            }
+            return bytes(a.toArray(new String[0]));
+        }
     }
 
     record Case(Bucket bucket, Stored stored, boolean redisClock) {
@@ -86,8 +110,15 @@ class BucketScriptPathsIT extends OwnRedisProperties {
         Bucket b = c.bucket();
 
         long started = System.nanoTime();
-        long[] one = port.evalsha(SHA, SCRIPT, bytes(fast), b.args(c.redisClock() ? "" : Long.toString(base)));
-        long now = one[4];
+        boolean shortForm = RedisStore.shortArguments(b.request()) != null;
+        assertEquals(b.n() == 1 && b.cost() <= b.capacity(), shortForm, "the short form serves n = 1 and cost <= capacity, and only it");
+        long[] reply = port.evalsha(SHA, SCRIPT, bytes(fast), b.loneArgs(c.redisClock() ? "" : Long.toString(base)));
+        long now = BucketReply.time(reply);
+        long[] one = reply;
+        if (shortForm) {
+            one = Arrays.copyOf(Replies.flat(BucketReply.decodeShort(b.request(), reply)), 5);
+            one[4] = now;
+        }
         if (!c.redisClock()) {
             assertEquals(base, now);
         }
@@ -100,6 +131,9 @@ class BucketScriptPathsIT extends OwnRedisProperties {
 
         assertEquals(5, one.length);
         assertEquals(9, two.length);
+        if (shortForm) {
+            assertEquals(two[3] == 0 ? 2 : 3, reply.length, "admitted: after, now; refused: debt, retry, now");
+        }
         assertArrayEquals(Arrays.copyOf(two, 4), Arrays.copyOf(one, 4), "remaining, next, until full, retry");
         assertEquals(now, two[8]);
         assertEquals(5, two[4], "the gate admits");
@@ -124,7 +158,7 @@ class BucketScriptPathsIT extends OwnRedisProperties {
             assertEquals(generalTtl, fastTtl);
             assertEquals(generalValue, fastValue);
         }
-        Statistics.label("path").collect(b.n() == 1 ? "n = 1 (first path)" : "n > 1");
+        Statistics.label("path").collect(shortForm ? "short form" : b.n() == 1 ? "n = 1, cost > capacity" : "n > 1");
         Statistics.label("decision").collect(one[3] == 0 ? "admitted" : wrote ? "refused, capped and written" : "refused");
         Statistics.label("stored").collect(c.stored().kind());
     }

@@ -1,0 +1,209 @@
+package dev.tollgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.config.ConfigLookup;
+import dev.tollgate.config.ConfigSources;
+import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.bucket.BucketReply;
+import dev.tollgate.internal.bucket.BucketRequest;
+import dev.tollgate.internal.bucket.BucketStore;
+import dev.tollgate.internal.local.LocalStore;
+import dev.tollgate.internal.redis.RedisPort;
+import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.Tuple;
+
+/**
+ * Failure mode {@code local} on one node: a request decided by this node's memory (Redis slow,
+ * busy or down, the circuit open) is admitted only if a token bucket fed with every request
+ * this node admitted, whoever decided it, admits it too. The fallback continues from the shared
+ * bucket as this node last saw it, plus what it admitted itself; it never starts a client over
+ * with a full bucket.
+ *
+ * <p>The shared store is a {@link LocalStore} standing in for Redis (both are
+ * {@link BucketStore}s; {@code RedisFaultIT} runs the real one), wrapped to fail as Redis does:
+ * a call that finds the pool busy (never reaches Redis), a call past its budget whose script ran
+ * (Redis took, the node never heard), a call that fails outright; three failures in a row open
+ * the circuit for a second. One controlled clock for both stores and the circuit.
+ *
+ * <p>The reference model is the exact GCRA of each limit over this node's admissions (debt in
+ * 1/n µs, capped at the time to fill). While Redis itself has not admitted beyond that model
+ * (it cannot have before a local admission it never saw), the admissions also keep the
+ * single-bucket bound: in any window [s, t], tokens x p <= capacity x p + (t - s) x n.
+ */
+class LocalFallbackProperties {
+
+    /** What Redis does with a call, if the circuit lets one through; or time passing. */
+    enum Kind { ANSWERS, BUSY, LOST, FAILS, WAIT }
+
+    record Step(Kind kind, long advanceMicros) {
+    }
+
+    @Provide
+    Arbitrary<String> limits() {
+        return Arbitraries.of("10/s burst 20", "5/s burst 8", "3/s burst 12; 40/min burst 30", "7/100ms burst 16",
+                "1/s burst 3");
+    }
+
+    @Provide
+    Arbitrary<List<Step>> runs() {
+        Arbitrary<Step> request = Arbitraries.frequency(Tuple.of(6, Kind.ANSWERS), Tuple.of(2, Kind.BUSY),
+                Tuple.of(2, Kind.LOST), Tuple.of(2, Kind.FAILS)).map(k -> new Step(k, 0));
+        Arbitrary<Step> idle = Arbitraries.frequencyOf(
+                Tuple.of(4, Arbitraries.longs().between(1, 200_000)),
+                Tuple.of(1, Arbitraries.longs().between(200_000, 3_000_000)))
+                .map(us -> new Step(Kind.WAIT, us));
+        // Runs of the same kind: an outage, or a stretch of slow calls, lasts for several requests.
+        Arbitrary<List<Step>> stretch = Combinators.combine(request, Arbitraries.integers().between(1, 25))
+                .as((s, n) -> java.util.Collections.nCopies(n, s));
+        Arbitrary<List<Step>> pause = idle.map(List::of);
+        return Arbitraries.frequencyOf(Tuple.of(3, stretch), Tuple.of(2, pause)).list().ofMaxSize(30)
+                .map(parts -> {
+                    List<Step> all = new ArrayList<>();
+                    parts.forEach(all::addAll);
+                    return all;
+                });
+    }
+
+    @Property(tries = 400)
+    void aRequestDecidedLocallyIsAdmittedOnlyWithinTheLimitOfWhatThisNodeAdmitted(
+            @ForAll("limits") String limitText, @ForAll("runs") List<Step> run) {
+        ManualClock clock = new ManualClock();
+        Kind[] now = {Kind.ANSWERS};
+        LocalStore shared = new LocalStore(1_000, clock::nowMicros);
+        BucketStore redis = new BucketStore() {
+            @Override
+            public List<BucketReply> acquire(List<BucketRequest> requests) {
+                switch (now[0]) {
+                    case BUSY -> throw new RedisPort.BusyException(null);
+                    case FAILS -> throw new IllegalStateException("connection refused (test)");
+                    case LOST -> {
+                        shared.acquire(requests); // the script ran; its answer came too late
+                        throw new IllegalStateException("read timed out (test)");
+                    }
+                    default -> {
+                        return shared.acquire(requests);
+                    }
+                }
+            }
+
+            @Override
+            public String name() {
+                return "redis (test)";
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+                "tollgate.metrics", "none", "tollgate.jmx", "false", "tollgate.deny-cache", "false",
+                "tollgate.policy.default.limits", limitText))), getClass().getClassLoader());
+        List<Limit> limits = Limit.parse(limitText);
+        Model model = new Model(limits);
+        List<Long> admittedAt = new ArrayList<>();
+        boolean redisBeyondModel = false;
+        try (RateLimiter rl = new RateLimiter(config, redis, new LocalStore(1_000, clock::nowMicros),
+                () -> clock.nowMicros() * 1_000L, null, "local-fallback", null)) {
+            for (Step s : run) {
+                if (s.kind() == Kind.WAIT) {
+                    clock.advanceMicros(s.advanceMicros());
+                    continue;
+                }
+                now[0] = s.kind();
+                long t = clock.nowMicros();
+                Decision d = rl.check(TestRequest.get("/").from("10.0.0.7"));
+                boolean modelAdmits = model.admits(t);
+                if (d.source() == Decision.Source.LOCAL) {
+                    Statistics.label("decided").collect(d.allowed() ? "locally, admitted" : "locally, refused");
+                    assertTrue(!d.allowed() || modelAdmits, () -> "admitted locally beyond the limit of what this node"
+                            + " admitted (" + model.describe(t) + ")");
+                } else {
+                    assertEquals(Decision.Source.REDIS, d.source());
+                    Statistics.label("decided").collect(d.allowed() ? "by Redis, admitted" : "by Redis, refused");
+                    if (d.allowed() && !modelAdmits) {
+                        redisBeyondModel = true; // Redis never saw some local admissions
+                    }
+                }
+                if (d.allowed()) {
+                    model.take(t);
+                    admittedAt.add(t);
+                    if (!redisBeyondModel) {
+                        assertWithinTheBound(limits, admittedAt);
+                    }
+                }
+            }
+        }
+        Statistics.label("Redis admitted beyond the model").collect(redisBeyondModel);
+    }
+
+    /** The single-bucket bound for every window that ends at the newest admission (cost 1 each). */
+    private static void assertWithinTheBound(List<Limit> limits, List<Long> admittedAt) {
+        int k = admittedAt.size() - 1;
+        long t = admittedAt.get(k);
+        for (int i = k; i >= 0; i--) {
+            long tokens = k - i + 1;
+            long window = t - admittedAt.get(i);
+            for (Limit l : limits) {
+                long p = l.refillPeriodMicros();
+                long n = l.refillTokens();
+                assertTrue(tokens * p <= l.capacity() * p + window * n,
+                        tokens + " admitted within " + window + " µs under " + l.text());
+            }
+        }
+    }
+
+    /** Exact GCRA per limit, in 1/n µs, capped at the time to fill, as the stores count. */
+    static final class Model {
+        private final List<Limit> limits;
+        private final long[] tat; // theoretical arrival time per limit, in 1/n µs
+
+        Model(List<Limit> limits) {
+            this.limits = limits;
+            this.tat = new long[limits.size()];
+        }
+
+        long debt(int j, long now) {
+            return Math.max(0, tat[j] - now * limits.get(j).refillTokens());
+        }
+
+        boolean admits(long now) {
+            for (int j = 0; j < tat.length; j++) {
+                Limit l = limits.get(j);
+                if (debt(j, now) + l.refillPeriodMicros() > l.capacity() * l.refillPeriodMicros()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        void take(long now) {
+            for (int j = 0; j < tat.length; j++) {
+                Limit l = limits.get(j);
+                long full = l.capacity() * l.refillPeriodMicros();
+                tat[j] = now * l.refillTokens() + Math.min(full, debt(j, now) + l.refillPeriodMicros());
+            }
+        }
+
+        String describe(long now) {
+            StringBuilder b = new StringBuilder();
+            for (int j = 0; j < tat.length; j++) {
+                Limit l = limits.get(j);
+                b.append(l.text()).append(": ").append(debt(j, now) / l.refillPeriodMicros()).append(" tokens owed; ");
+            }
+            return b.toString();
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.tollgate.internal.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.Algorithm;
+import dev.tollgate.Limit;
+import dev.tollgate.internal.bucket.BucketRequest;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.LongRange;
+
+/**
+ * The two forms of {@code bucket.lua}'s arguments (issue 15): the short form serves exactly the
+ * lone one-limit token bucket of n = 1 whose cost is at most its capacity, and the script can tell the forms
+ * apart by their length (short: two, or three with the test's time; general: at least nine), so
+ * a general call is never taken for the short path. And the one piece of arithmetic the short
+ * path leans on without a correction: for an integer x below 2^53, x / 1000 in doubles never
+ * rounds up to the next integer, so {@code x - x % 1000} is the exact multiple below.
+ */
+class ScriptFormsProperties {
+
+    private static final List<String> LIMITS = List.of("10/s burst 20", "100/min", "1/day", "3/s", "0.5/s",
+            "7/5min burst 9", "1/ms burst 1000000000", "1000/month calendar");
+
+    @Property(tries = 500)
+    void theShortFormServesTheLoneBucketOfNOne(@ForAll("requests") BucketRequest r) {
+        List<String> shortForm = RedisStore.shortArguments(r);
+        List<String> general = RedisStore.bucketArguments(r, 1_700_000_000_000_000L);
+        assertTrue(2 + general.size() >= 9, "the general form is never as short as four: " + general);
+        Limit first = r.limits().get(0);
+        boolean serves = !r.isLease() && !r.gate() && r.algorithm() == Algorithm.TOKEN_BUCKET && r.limits().size() == 1
+                && !first.isCalendar() && first.refillTokens() == 1 && r.cost() >= 0 && r.cost() <= first.capacity();
+        if (!serves) {
+            assertNull(shortForm);
+            return;
+        }
+        assertEquals(List.of(Long.toString(first.capacity() * first.refillPeriodMicros()),
+                Long.toString(r.cost() * first.refillPeriodMicros())), shortForm);
+    }
+
+    @Property(tries = 2000)
+    void aThousandthNeverRoundsUpToTheNextInteger(@ForAll @LongRange(min = 0, max = (1L << 53) - 1) long x,
+                                                   @ForAll @LongRange(min = 0, max = 999) long below) {
+        for (long v : new long[] {x, Math.max(0, x - x % 1000 - 1 - below), (1L << 53) - 1 - below}) {
+            double d = v;
+            double mod = d - Math.floor(d / 1000) * 1000; // Lua 5.1's luai_nummod
+            assertEquals(v - v % 1000, (long) (d - mod), "x - x % 1000 for " + v);
+            assertEquals(v / 1000, (long) ((d - mod) / 1000), "the quotient for " + v);
+        }
+    }
+
+    @Provide
+    Arbitrary<BucketRequest> requests() {
+        Arbitrary<List<Limit>> limits = Arbitraries.of(LIMITS).map(t -> Limit.parse(t).get(0)).list().ofMinSize(1).ofMaxSize(3);
+        Arbitrary<Long> cost = Arbitraries.oneOf(Arbitraries.longs().between(0, 50),
+                Arbitraries.longs().between(1, Integer.MAX_VALUE));
+        Arbitrary<BucketRequest> rate = Combinators.combine(limits, cost, Arbitraries.of(true, false),
+                Arbitraries.of(Algorithm.TOKEN_BUCKET, Algorithm.TOKEN_BUCKET, Algorithm.SLIDING_LOG, Algorithm.CALENDAR))
+                .as((ls, c, enforcing, a) -> new BucketRequest("k", a == Algorithm.CALENDAR
+                        ? List.of(Limit.parse("1000/month calendar").get(0)) : ls, c, enforcing, a));
+        Arbitrary<BucketRequest> lease = Arbitraries.of(LIMITS).map(t -> BucketRequest.lease("k", Limit.parse(t).get(0), true, "id"));
+        Arbitrary<BucketRequest> gate = Arbitraries.of(LIMITS).map(t -> BucketRequest.pauseGate("k", Limit.parse(t).get(0), true));
+        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(8, rate), net.jqwik.api.Tuple.of(1, lease),
+                net.jqwik.api.Tuple.of(1, gate));
+    }
+}
