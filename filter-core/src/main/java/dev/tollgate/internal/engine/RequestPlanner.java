@@ -210,8 +210,8 @@ public final class RequestPlanner {
             return null;
         }
         long retry = 0;
-        for (PolicyResult r : known) {
-            retry = Math.max(retry, r.retryAfterMicros());
+        for (int i = 0; i < known.size(); i++) { // by index: every request the cache answers
+            retry = Math.max(retry, known.get(i).retryAfterMicros());
         }
         return new Decision(Decision.Verdict.DENY, known, retry, Decision.Source.CACHE);
     }
