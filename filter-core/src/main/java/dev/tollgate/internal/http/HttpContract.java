@@ -218,7 +218,7 @@ public final class HttpContract {
             // written once for the limits that refused ({@link PolicyTexts#problem}).
             PolicyTexts.Problem fixed = PolicyTexts.of(denying.get(0)).problem(denying.get(0));
             if (fixed != null) {
-                return fixed.head() + seconds + fixed.middle() + seconds + '}';
+                return fixed.body(seconds);
             }
         }
         return problemOf(denying, seconds, shape);

@@ -35,8 +35,41 @@ final class PolicyTexts {
 
     /**
      * A problem document cut around its seconds: {@code head + seconds + middle + seconds + "}"}.
+     * The last document written is kept with its seconds: refusals of one window mostly say the
+     * same seconds, and then they answer the same string (which lets an adapter keep its bytes).
      */
-    record Problem(String head, String middle) {
+    static final class Problem {
+        private final String head;
+        private final String middle;
+        /** Written and read without a lock: an immutable value; a thread that misses another's write writes its own. */
+        private Written last;
+
+        private record Written(long seconds, String body) {
+        }
+
+        Problem(String head, String middle) {
+            this.head = head;
+            this.middle = middle;
+        }
+
+        String head() {
+            return head;
+        }
+
+        String middle() {
+            return middle;
+        }
+
+        /** The document for these seconds. */
+        String body(long seconds) {
+            Written w = last;
+            if (w != null && w.seconds() == seconds) {
+                return w.body();
+            }
+            String body = head + seconds + middle + seconds + '}';
+            last = new Written(seconds, body);
+            return body;
+        }
     }
 
     private final Policy policy;
