@@ -79,7 +79,8 @@ public record Decision(Verdict verdict, List<PolicyResult> results, long retryAf
     /** The enforcing policies that refused the request (empty when allowed). */
     public List<PolicyResult> denying() {
         List<PolicyResult> out = new ArrayList<>(1);
-        for (PolicyResult r : results) {
+        for (int i = 0; i < results.size(); i++) { // by index: asked for every refusal, no iterator
+            PolicyResult r = results.get(i);
             if (r.policy().mode() == Mode.ENFORCE && r.denied()) {
                 out.add(r);
             }
@@ -90,7 +91,8 @@ public record Decision(Verdict verdict, List<PolicyResult> results, long retryAf
     /** The shadow policies that would have refused the request. */
     public List<PolicyResult> shadowDenying() {
         List<PolicyResult> out = new ArrayList<>(1);
-        for (PolicyResult r : results) {
+        for (int i = 0; i < results.size(); i++) { // by index: asked for every refusal, no iterator
+            PolicyResult r = results.get(i);
             if (r.policy().mode() == Mode.SHADOW && r.denied()) {
                 out.add(r);
             }

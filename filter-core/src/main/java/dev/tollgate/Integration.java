@@ -21,6 +21,13 @@ public final class Integration {
      */
     public static final String DECIDED_ATTRIBUTE = "dev.tollgate.decided";
 
+    /**
+     * The last one-policy value of {@link #decided}, given again while requests are decided under
+     * that policy alone. Read and written without a lock: an immutable set, published whole; a
+     * thread that misses another's write makes its own.
+     */
+    private static Set<String> lastDecided = Set.of();
+
     private Integration() {
     }
 
@@ -33,7 +40,17 @@ public final class Integration {
         List<PolicyResult> results = decision.results();
         if (earlier == null && results.size() <= 1) {
             // the common case, once per request: one policy and nothing named before it, no set to build and copy
-            return results.isEmpty() ? Set.of() : Set.of(results.get(0).policy().name());
+            if (results.isEmpty()) {
+                return Set.of();
+            }
+            String name = results.get(0).policy().name();
+            Set<String> last = lastDecided;
+            if (last.contains(name)) {
+                return last; // immutable: the same value serves every request decided under this policy alone
+            }
+            last = Set.of(name);
+            lastDecided = last;
+            return last;
         }
         Set<String> out = new LinkedHashSet<>();
         if (earlier instanceof Set<?> names) {

@@ -8,10 +8,15 @@ import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
 
-/** A servlet request as the core sees it. Every method answers without throwing. */
+/**
+ * A servlet request as the core sees it, for one decision (its path put together once). Every
+ * method answers without throwing. Not thread-safe: used by the thread deciding the request.
+ */
 final class ServletRequestView implements RequestView {
 
     private final HttpServletRequest request;
+    /** The path, once asked: a view lives for one decision, during which the container's path does not change. */
+    private String path;
 
     ServletRequestView(HttpServletRequest request) {
         this.request = request;
@@ -30,10 +35,21 @@ final class ServletRequestView implements RequestView {
      */
     @Override
     public String path() {
-        String servletPath = request.getServletPath();
-        String pathInfo = request.getPathInfo();
-        String path = (servletPath == null ? "" : servletPath) + (pathInfo == null ? "" : pathInfo);
-        return path.isEmpty() ? "/" : path;
+        String p = path;
+        if (p == null) {
+            // asked several times per decision (matching, costs, the plan): put together once
+            String servletPath = request.getServletPath();
+            String pathInfo = request.getPathInfo();
+            if (pathInfo == null || pathInfo.isEmpty()) {
+                p = servletPath == null || servletPath.isEmpty() ? "/" : servletPath;
+            } else if (servletPath == null || servletPath.isEmpty()) {
+                p = pathInfo;
+            } else {
+                p = servletPath + pathInfo;
+            }
+            path = p;
+        }
+        return p;
     }
 
     /** The servlet mapping that matched, e.g. {@code /api/*}. */

@@ -88,6 +88,8 @@ public class TollgateFilter implements Filter {
      */
     private final String decidedAttribute = TollgateFilter.class.getName() + ".decided#" + INSTANCES.incrementAndGet();
     private static final AtomicLong INSTANCES = new AtomicLong();
+    /** The last refusal's body and its bytes ({@link #bytes}). */
+    private Encoded lastBody;
 
     /** The filter the container creates from {@code web.xml}; it configures itself in {@link #init}. */
     public TollgateFilter() {
@@ -165,7 +167,9 @@ public class TollgateFilter implements Filter {
             request.setAttribute(Integration.DECIDED_ATTRIBUTE,
                     Integration.decided(request.getAttribute(Integration.DECIDED_ATTRIBUTE), decision));
             answer = rl.answer(decision);
-            for (HttpAnswer.Header h : answer.headers()) {
+            java.util.List<HttpAnswer.Header> headers = answer.headers();
+            for (int i = 0; i < headers.size(); i++) { // by index: no iterator per request
+                HttpAnswer.Header h = headers.get(i);
                 http.addHeader(h.name(), h.value());
             }
         } catch (RuntimeException e) {
@@ -186,13 +190,32 @@ public class TollgateFilter implements Filter {
     }
 
     /** Writes the status and body of an answer that does not pass (its headers are added already). */
-    private static void write(HttpServletResponse http, HttpAnswer answer) throws IOException {
-        byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
+    private void write(HttpServletResponse http, HttpAnswer answer) throws IOException {
+        byte[] body = bytes(answer.body());
         http.setStatus(answer.status());
         http.setContentType(answer.contentType());
         http.setCharacterEncoding("UTF-8");
         http.setContentLength(body.length);
         http.getOutputStream().write(body);
+    }
+
+    /**
+     * A body's UTF-8 bytes. The refusals of one client in one window answer the same string (the
+     * engine keeps its last problem document per policy), so the last string's bytes are kept and
+     * written again: never changed once made, and the container copies what it is given.
+     */
+    private byte[] bytes(String body) {
+        Encoded last = lastBody;
+        if (last != null && last.body() == body) {
+            return last.bytes();
+        }
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        lastBody = new Encoded(body, bytes);
+        return bytes;
+    }
+
+    /** A body and its bytes; read and written without a lock (immutable, published whole). */
+    private record Encoded(String body, byte[] bytes) {
     }
 
     /**

@@ -20,7 +20,8 @@ import jdk.jfr.consumer.RecordingFile;
  * bytes per call by allocated class and the first Tollgate frame that allocated it. The total is
  * checked against the thread's allocation counter.
  *
- * <p>Arguments: the benchmark ({@code localCheck}, {@code localStore}, {@code redisCheck}), and
+ * <p>Arguments: the benchmark ({@code localCheck}, {@code localStore}, {@code redisCheck}, or one of
+ * {@link FilterBench}'s: {@code redisFilterRefused}, {@code redisFilterAllowed}, {@code localFilterAllowed}), and
  * the number of calls recorded (default 20,000). {@link EngineRun} starts it with the option
  * {@code sites}.
  */
@@ -32,14 +33,31 @@ public final class AllocationSites {
     public static void main(String[] args) throws Exception {
         String method = args[0];
         int calls = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
-        EngineBench bench = new EngineBench();
-        bench.setUp(method);
-        Runnable call = switch (method) {
-            case "localStore" -> bench::localStore;
-            case "localCheck" -> bench::localCheck;
-            case "redisCheck" -> bench::redisCheck;
-            default -> throw new IllegalArgumentException(method);
-        };
+        Runnable call;
+        Runnable tearDown;
+        if (method.contains("Filter")) {
+            FilterBench bench = new FilterBench();
+            bench.setUp(method);
+            boolean allowed = method.endsWith("Allowed");
+            call = () -> {
+                try {
+                    bench.call(allowed);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            tearDown = bench::tearDown;
+        } else {
+            EngineBench bench = new EngineBench();
+            bench.setUp(method);
+            call = switch (method) {
+                case "localStore" -> bench::localStore;
+                case "localCheck" -> bench::localCheck;
+                case "redisCheck" -> bench::redisCheck;
+                default -> throw new IllegalArgumentException(method);
+            };
+            tearDown = bench::tearDown;
+        }
         for (int i = 0; i < 300_000; i++) { // long enough for C2 to compile the path
             call.run();
         }
@@ -58,7 +76,7 @@ public final class AllocationSites {
             r.stop();
             r.dump(file);
         }
-        bench.tearDown();
+        tearDown.run();
         String thread = Thread.currentThread().getName();
         Map<String, long[]> sites = new HashMap<>();
         long total = 0;

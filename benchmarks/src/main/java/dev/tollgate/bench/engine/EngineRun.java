@@ -64,7 +64,7 @@ public final class EngineRun {
         boolean quick = options.quick();
         long slice = options.duration("time", Duration.ofSeconds(1)).toMillis();
         ChainedOptionsBuilder b = new OptionsBuilder()
-                .include("dev\\.tollgate\\.bench\\.engine\\.EngineBench\\.(" + only + ")$")
+                .include("dev\\.tollgate\\.bench\\.engine\\.(EngineBench|FilterBench)\\.(" + only + ")$")
                 .forks(options.integer("forks", 1))
                 .warmupIterations(options.integer("warmup", quick ? 2 : 3))
                 .warmupTime(TimeValue.milliseconds(slice))

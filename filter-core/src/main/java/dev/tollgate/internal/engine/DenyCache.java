@@ -200,22 +200,32 @@ public final class DenyCache {
         return null;
     }
 
+    /**
+     * The entry's refusals as of now. Runs for every request the cache answers, so by index and
+     * into lists made once ({@code List.of}), which {@link PolicyResult} and {@link dev.tollgate.Decision}
+     * keep without copying them again.
+     */
     private static List<PolicyResult> bringUpToNow(Entry e, long now) {
         long elapsedMicros = (now - e.atNanos) / 1000;
-        List<PolicyResult> still = new ArrayList<>(e.results.size());
-        for (PolicyResult r : e.results) {
+        List<PolicyResult> results = e.results;
+        PolicyResult[] still = new PolicyResult[results.size()];
+        int n = 0;
+        for (int p = 0; p < results.size(); p++) {
+            PolicyResult r = results.get(p);
             if (r.retryAfterMicros() <= elapsedMicros) {
                 continue;
             }
-            List<LimitState> states = new ArrayList<>(r.limits().size());
-            for (LimitState s : r.limits()) {
-                states.add(new LimitState(s.limit(), s.remaining(), Math.max(0, s.nextMicros() - elapsedMicros),
+            List<LimitState> limits = r.limits();
+            LimitState[] states = new LimitState[limits.size()];
+            for (int i = 0; i < states.length; i++) {
+                LimitState s = limits.get(i);
+                states[i] = new LimitState(s.limit(), s.remaining(), Math.max(0, s.nextMicros() - elapsedMicros),
                         Math.max(0, s.resetMicros() - elapsedMicros),
-                        s.admits() ? 0 : Math.max(1, s.retryAfterMicros() - elapsedMicros)));
+                        s.admits() ? 0 : Math.max(1, s.retryAfterMicros() - elapsedMicros));
             }
-            still.add(new PolicyResult(r.policy(), r.clientKey(), r.plan(), states));
+            still[n++] = new PolicyResult(r.policy(), r.clientKey(), r.plan(), RequestPlan.listOf(states, states.length));
         }
-        return still;
+        return RequestPlan.listOf(still, n);
     }
 
     /** Forgets everything, e.g. after the limits changed; requests waiting for an answer ask the store. */

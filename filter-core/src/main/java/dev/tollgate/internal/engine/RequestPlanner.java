@@ -110,18 +110,20 @@ public final class RequestPlanner {
         Shape shape = shape(c);
         // A request whose integration chose its own client key (the CDI interceptor's arguments) is
         // not a function of its peer address: it is never answered by a kept plan.
-        String peer = shape.plansByAddress() && safeClientKey(original) == null ? safePeer(original) : null;
-        if (peer == null) {
+        String peer = (shape.plansByAddress() || shape.keyHeader() != null) && safeClientKey(original) == null
+                ? safePeer(original) : null;
+        String header = peer == null || shape.keyHeader() == null ? null : safeHeader(original, shape.keyHeader());
+        if (peer == null || (header != null && header.length() > PlanCache.MAX_HEADER)) {
             return make(c, shape.format(), original, policies, costOverride, useDenyCache);
         }
-        RequestPlan known = plans.get(c, peer, policies, costOverride, useDenyCache, safeMethod(original),
+        RequestPlan known = plans.get(c, peer, header, policies, costOverride, useDenyCache, safeMethod(original),
                 safePath(original));
         if (known != null) {
             return known;
         }
         RequestPlan made = make(c, shape.format(), original, policies, costOverride, useDenyCache);
         if (made != null) {
-            plans.put(c, peer, made);
+            plans.put(c, peer, header, made);
         }
         return made;
     }
@@ -174,7 +176,7 @@ public final class RequestPlanner {
         if (s == null || s.config() != c) {
             s = new Shape(c, new ClientKeys.Format(c.keyPrefix(), c.compactKeys(),
                     c.redis() != null && c.redis().topology() == RedisSettings.Topology.CLUSTER),
-                    PlanCache.plansByAddress(c));
+                    PlanCache.plansByAddress(c), PlanCache.keyHeader(c));
             shape = s; // racing threads make equal values: either may stay
         }
         return s;
@@ -183,13 +185,24 @@ public final class RequestPlanner {
     /**
      * @param format         how its storage keys are written
      * @param plansByAddress whether its plans may be kept by peer address ({@link PlanCache#plansByAddress})
+     * @param keyHeader      the header by whose value, with the peer address, its plans may be kept
+     *                       ({@link PlanCache#keyHeader}), or {@code null}
      */
-    private record Shape(TollgateConfig config, ClientKeys.Format format, boolean plansByAddress) {
+    private record Shape(TollgateConfig config, ClientKeys.Format format, boolean plansByAddress, String keyHeader) {
     }
 
     private static String safeClientKey(RequestView request) {
         try {
             return request.clientKey();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** As {@link ClientRequest#header}: a view that throws has no such header. */
+    private static String safeHeader(RequestView request, String name) {
+        try {
+            return request.header(name);
         } catch (RuntimeException e) {
             return null;
         }
@@ -219,8 +232,8 @@ public final class RequestPlanner {
             return null;
         }
         long retry = 0;
-        for (PolicyResult r : known) {
-            retry = Math.max(retry, r.retryAfterMicros());
+        for (int i = 0; i < known.size(); i++) { // by index: every request the cache answers
+            retry = Math.max(retry, known.get(i).retryAfterMicros());
         }
         return new Decision(Decision.Verdict.DENY, known, retry, Decision.Source.CACHE);
     }

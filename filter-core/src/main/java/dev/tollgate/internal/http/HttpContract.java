@@ -11,6 +11,7 @@ import dev.tollgate.Refusal;
 import dev.tollgate.config.HeaderStyle;
 import dev.tollgate.internal.local.Gcra;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -52,34 +53,50 @@ public final class HttpContract {
      *                      refused clients do not all come back at once; never subtracted
      */
     public static HttpAnswer answer(Decision decision, HeaderStyle style, long jitterSeconds) {
-        List<Header> headers = new ArrayList<>(4);
+        // Sized for the most an answer adds: two draft, three legacy, Retry-After, then a shaped
+        // refusal's own headers; made into a list once, without the copies of a growing list.
+        Header[] headers = null;
+        int n = 0;
         if (style.draft()) {
-            draft(decision, headers);
+            headers = new Header[6];
+            n = draft(decision, headers, n);
         }
         if (style.legacy()) {
-            legacy(decision, headers);
+            if (headers == null) {
+                headers = new Header[6];
+            }
+            n = legacy(decision, headers, n);
         }
         switch (decision.verdict()) {
             case ALLOW:
-                return headers.isEmpty() ? HttpAnswer.PASS : new HttpAnswer(0, headers, null, null);
+                return n == 0 ? HttpAnswer.PASS : new HttpAnswer(0, listOf(headers, n), null, null);
             case DENY: {
                 long seconds = retryAfterSeconds(decision.retryAfterMicros())
                         + (jitterSeconds > 0 ? java.util.concurrent.ThreadLocalRandom.current().nextLong(jitterSeconds + 1) : 0);
-                headers.add(new Header("Retry-After", Long.toString(seconds)));
                 List<PolicyResult> denying = decision.denying(); // once: shape and problem both read it
                 Refusal shape = shape(denying);
-                if (!shape.headers().isEmpty()) {
-                    headers.addAll(shape.headers());
+                List<Header> extra = shape.headers();
+                if (headers == null || n + 1 + extra.size() > headers.length) {
+                    headers = headers == null ? new Header[1 + extra.size()] : Arrays.copyOf(headers, n + 1 + extra.size());
                 }
-                return new HttpAnswer(shape.status(), headers, "application/problem+json", problem(denying, seconds, shape));
+                headers[n++] = new Header("Retry-After", Long.toString(seconds));
+                for (int i = 0; i < extra.size(); i++) {
+                    headers[n++] = extra.get(i);
+                }
+                return new HttpAnswer(shape.status(), listOf(headers, n), "application/problem+json",
+                        problem(denying, seconds, shape));
             }
             default: {
-                headers.add(new Header("Retry-After", "1"));
+                List<Header> all = new ArrayList<>(n + 1);
+                for (int i = 0; i < n; i++) {
+                    all.add(headers[i]);
+                }
+                all.add(new Header("Retry-After", "1"));
                 StringBuilder names = new StringBuilder();
                 for (PolicyResult r : decision.results()) {
                     names.append(names.length() > 0 ? "," : "").append('"').append(r.policy().name()).append('"');
                 }
-                return new HttpAnswer(503, headers, "application/problem+json",
+                return new HttpAnswer(503, all, "application/problem+json",
                         "{\"type\":\"" + REDUCED_CAPACITY + "\","
                                 + "\"title\":\"Request cannot be satisfied due to temporary server capacity constraints\","
                                 + "\"status\":503,"
@@ -87,6 +104,20 @@ public final class HttpContract {
                                 + " until it can.\",\"violated-policies\":[" + names + "],\"retry-after\":1}");
             }
         }
+    }
+
+    /**
+     * An immutable list of the first {@code n} headers, which {@link HttpAnswer} keeps without
+     * copying it again: up to three made directly, more through one copy of the array.
+     */
+    private static List<Header> listOf(Header[] h, int n) {
+        return switch (n) {
+            case 0 -> List.of();
+            case 1 -> List.of(h[0]);
+            case 2 -> List.of(h[0], h[1]);
+            case 3 -> List.of(h[0], h[1], h[2]);
+            default -> List.of(Arrays.copyOf(h, n));
+        };
     }
 
     /**
@@ -106,44 +137,54 @@ public final class HttpContract {
         return Math.max(1, Gcra.ceilDiv(micros, 1_000_000));
     }
 
-    private static long seconds(long micros) {
+    static long seconds(long micros) {
         return Gcra.ceilDiv(micros, 1_000_000);
     }
 
-    private static void draft(Decision decision, List<Header> headers) {
-        StringBuilder policy = new StringBuilder();
-        StringBuilder state = new StringBuilder();
-        for (PolicyResult r : decision.results()) {
+    /**
+     * {@code RateLimit-Policy} and {@code RateLimit}. What is fixed for a policy and its limits
+     * (names, quotas, windows) is written once per policy ({@link PolicyTexts}); only the state
+     * (remaining, seconds) is written per request.
+     */
+    private static int draft(Decision decision, Header[] headers, int n) {
+        List<PolicyResult> results = decision.results();
+        String policy = null;
+        StringBuilder state = null;
+        for (int p = 0; p < results.size(); p++) { // by index: no iterator per request
+            PolicyResult r = results.get(p);
             if (r.policy().mode() != Mode.ENFORCE) {
                 continue;
             }
+            PolicyTexts texts = PolicyTexts.of(r);
+            if (texts.draftPolicy() == null) {
+                continue; // only a concurrency limit: no field
+            }
+            policy = policy == null ? texts.draftPolicy() : policy + ", " + texts.draftPolicy();
             List<LimitState> limits = r.limits();
             for (int i = 0; i < limits.size(); i++) {
-                LimitState s = limits.get(i);
-                if (r.isConcurrency(s)) {
+                String name = texts.draftState(i);
+                if (name == null) {
                     continue;
                 }
-                Limit l = s.limit();
-                String name = r.limitName(i);
-                if (policy.length() > 0) {
-                    policy.append(", ");
+                LimitState s = limits.get(i);
+                if (state == null) {
+                    state = new StringBuilder(texts.draftPolicy().length() + 8);
+                } else {
                     state.append(", ");
                 }
-                policy.append('"').append(name).append("\";q=").append(l.capacity())
-                        .append(";w=").append(Math.max(1, seconds(l.microsToFill())));
                 long t = s.admits() ? s.nextMicros() : s.retryAfterMicros();
-                state.append('"').append(name).append("\";r=").append(s.remaining())
-                        .append(";t=").append(seconds(t));
+                state.append(name).append(s.remaining()).append(";t=").append(seconds(t));
             }
         }
-        if (policy.length() > 0) {
-            headers.add(new Header("RateLimit-Policy", policy.toString()));
-            headers.add(new Header("RateLimit", state.toString()));
+        if (policy != null) {
+            headers[n++] = new Header("RateLimit-Policy", policy);
+            headers[n++] = new Header("RateLimit", state.toString());
         }
+        return n;
     }
 
     /** The legacy trio, for the limit closest to refusing (fewest remaining, then longest reset). */
-    private static void legacy(Decision decision, List<Header> headers) {
+    private static int legacy(Decision decision, Header[] headers, int n) {
         LimitState binding = null;
         for (PolicyResult r : decision.results()) {
             if (r.policy().mode() != Mode.ENFORCE) {
@@ -160,10 +201,11 @@ public final class HttpContract {
             }
         }
         if (binding != null) {
-            headers.add(new Header("X-RateLimit-Limit", Long.toString(binding.limit().capacity())));
-            headers.add(new Header("X-RateLimit-Remaining", Long.toString(binding.remaining())));
-            headers.add(new Header("X-RateLimit-Reset", Long.toString(seconds(binding.resetMicros()))));
+            headers[n++] = new Header("X-RateLimit-Limit", Long.toString(binding.limit().capacity()));
+            headers[n++] = new Header("X-RateLimit-Remaining", Long.toString(binding.remaining()));
+            headers[n++] = new Header("X-RateLimit-Reset", Long.toString(seconds(binding.resetMicros())));
         }
+        return n;
     }
 
     /**
@@ -171,6 +213,28 @@ public final class HttpContract {
      * once, not assembled from pieces, and the parts a refusal does not have are never made.
      */
     private static String problem(List<PolicyResult> denying, long seconds, Refusal shape) {
+        if (denying.size() == 1) {
+            // One refusing policy, the common case: everything but the seconds is the policy's,
+            // written once for the limits that refused ({@link PolicyTexts#problem}).
+            PolicyTexts.Problem fixed = PolicyTexts.of(denying.get(0)).problem(denying.get(0));
+            if (fixed != null) {
+                return fixed.body(seconds);
+            }
+        }
+        return problemOf(denying, seconds, shape);
+    }
+
+    /** The problem document written in full, for more than one refusing policy. */
+    private static String problemOf(List<PolicyResult> denying, long seconds, Refusal shape) {
+        PolicyTexts.Problem parts = problemParts(denying, shape);
+        return parts.head() + seconds + parts.middle() + seconds + '}';
+    }
+
+    /**
+     * The problem document but its seconds, which come after {@code head} and after
+     * {@code middle}, followed by a closing brace; what {@link PolicyTexts} keeps for one policy.
+     */
+    static PolicyTexts.Problem problemParts(List<PolicyResult> denying, Refusal shape) {
         StringBuilder violated = new StringBuilder(32);
         StringBuilder policies = null;
         StringBuilder concurrent = null;
@@ -225,9 +289,11 @@ public final class HttpContract {
         if (concurrent != null) {
             body.append("Concurrency limit of policy ").append(concurrent).append(" reached; ");
         }
-        return body.append("retry in ").append(seconds).append(" s.\",")
-                .append("\"violated-policies\":[").append(violated).append("],")
-                .append("\"retry-after\":").append(seconds).append('}').toString();
+        String head = body.append("retry in ").toString();
+        body.setLength(0);
+        String middle = body.append(" s.\",").append("\"violated-policies\":[").append(violated).append("],")
+                .append("\"retry-after\":").toString();
+        return new PolicyTexts.Problem(head, middle);
     }
 
     /** Type and title hold no control character ({@link Refusal}); quotes and backslashes are escaped. */

@@ -134,6 +134,32 @@ public final class KeyResolvers {
         return true;
     }
 
+    /**
+     * The one header a key parsed by {@link #parse} reads besides the address: when every part of
+     * every alternative is {@code ip} or the built-in {@code header} resolver, all of the same
+     * header name (as written), that name; else {@code null} (also for a key of {@code ip} alone).
+     * Then two requests from one address with one value of that header have one key.
+     */
+    public static String readsAddressAndHeader(KeyResolver key) {
+        if (!(key instanceof Expression e)) {
+            return null;
+        }
+        String header = null;
+        for (Part[] parts : e.alternatives()) {
+            for (Part p : parts) {
+                if (p.resolver() instanceof HeaderKey h) {
+                    if (header != null && !header.equals(h.name())) {
+                        return null;
+                    }
+                    header = h.name();
+                } else if (!p.label().equals("ip")) {
+                    return null;
+                }
+            }
+        }
+        return header;
+    }
+
     /** The client address, without brackets, lower case. */
     static String ip(RequestView request) {
         String a = request.clientAddress();
@@ -151,14 +177,20 @@ public final class KeyResolvers {
             throw new IllegalArgumentException("'header' needs a header name, e.g. 'header:X-Api-Key'; got '"
                     + (name == null ? "" : name) + "'");
         }
-        return request -> {
+        return new HeaderKey(name);
+    }
+
+    /** The built-in {@code header:<name>} resolver: the header's first value, trimmed; none when empty. */
+    private record HeaderKey(String name) implements KeyResolver {
+        @Override
+        public String resolve(RequestView request) {
             String v = request.header(name);
             if (v == null) {
                 return null;
             }
             v = v.trim();
             return v.isEmpty() ? null : v;
-        };
+        }
     }
 
     private static KeyResolver noArgument(String name, String arg, KeyResolver resolver) {

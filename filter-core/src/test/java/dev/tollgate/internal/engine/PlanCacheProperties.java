@@ -22,8 +22,9 @@ import net.jqwik.api.Provide;
  * The planner keeps plans by peer address where a plan depends on nothing else
  * ({@link PlanCache}). The guarantee: keeping them is invisible. The reference model is a
  * planner that has seen nothing (a new one per request), which must make the same plan as the
- * long-lived one for every request: over configurations that may keep plans and ones that must
- * not (a header key, trusted proxies, an allow-list, plans, a concurrency limit), cost rules by
+ * long-lived one for every request: over configurations that may keep plans (by address, or by
+ * address and one key header's value) and ones that must not (keys of two headers, trusted
+ * proxies, an allow-list, plans, a concurrency limit), cost rules by
  * method and path, explicit policies and cost overrides, the deny cache on and off, peers that
  * are no address, and configurations replaced between requests.
  */
@@ -44,7 +45,15 @@ class PlanCacheProperties {
             config(Map.of("tollgate.policy.api.concurrency", "2")),
             config(Map.of("tollgate.plans", "free,pro", "tollgate.plan.default", "free",
                     "tollgate.plan.pro.role", "pro", "tollgate.policy.api.limits.pro", "50/s")),
-            config(Map.of("tollgate.redis.key-format", "compact")));
+            config(Map.of("tollgate.redis.key-format", "compact")),
+            // keys that read one header besides the address: plans kept by address and header value
+            config(Map.of("tollgate.policy.api.key", "header:X-Key")),
+            config(Map.of("tollgate.policies", "api,all", "tollgate.policy.all.limits", "100/s",
+                    "tollgate.policy.all.key", "ip", "tollgate.policy.api.key", "header:x-key+ip")),
+            config(Map.of("tollgate.policy.api.key", "header:X-Key", "tollgate.redis.key-format", "compact")),
+            // two headers: not kept
+            config(Map.of("tollgate.policies", "api,all", "tollgate.policy.all.limits", "100/s",
+                    "tollgate.policy.all.key", "header:X-Forwarded-For", "tollgate.policy.api.key", "header:X-Key")));
 
     private static Map<String, String> config(Map<String, String> extra) {
         Map<String, String> m = new HashMap<>(Map.of("tollgate.metrics", "none", "tollgate.jmx", "false",
@@ -123,7 +132,10 @@ class PlanCacheProperties {
                 "not an address", "", SAME_SLOT[0], SAME_SLOT[1]);
         Arbitrary<String> method = Arbitraries.of("GET", "POST");
         Arbitrary<String> path = Arbitraries.of("/api/x", "/other", "/api/export");
-        Arbitrary<String> apiKey = Arbitraries.of("k1", "k2").injectNull(0.5);
+        // the same key trimmed, an empty value (the address stands in), values to escape, one
+        // longer than a kept value may be, one just short of it
+        Arbitrary<String> apiKey = Arbitraries.of("k1", "k2", " k1 ", "", "a+b=c%", "x".repeat(PlanCache.MAX_HEADER + 1),
+                "y".repeat(PlanCache.MAX_HEADER)).injectNull(0.4);
         Arbitrary<String> forwarded = Arbitraries.of("198.51.100.7", "198.51.100.8").injectNull(0.5);
         Arbitrary<Long> cost = Arbitraries.of(0L, 0L, 2L);
         return Combinators.combine(config, peer, method, path, apiKey, forwarded, Arbitraries.of(false, true), cost)
