@@ -149,6 +149,119 @@ class LocalFallbackProperties {
         Statistics.label("Redis admitted beyond the model").collect(redisBeyondModel);
     }
 
+    /** A request on one of several nodes, with what Redis does with its call; or time passing. */
+    record NodeStep(int node, Kind kind, long advanceMicros) {
+    }
+
+    @Provide
+    Arbitrary<List<NodeStep>> nodeRuns() {
+        return Combinators.combine(runs(), Arbitraries.integers().between(0, 2).list().ofSize(64))
+                .as((steps, nodes) -> {
+                    List<NodeStep> all = new ArrayList<>();
+                    for (int i = 0; i < steps.size(); i++) {
+                        Step st = steps.get(i);
+                        all.add(new NodeStep(nodes.get(i % nodes.size()), st.kind(), st.advanceMicros()));
+                    }
+                    return all;
+                });
+    }
+
+    /**
+     * Several nodes sharing one store, each with its own fallback: whatever Redis does to each
+     * call, everything a node admits after the last decision it heard from Redis is within what
+     * that decision said the shared bucket held, plus the refill since. Summed over the nodes, an
+     * outage admits at most N times what was left plus N times the rate over its time, as the
+     * README states.
+     */
+    @Property(tries = 300)
+    void eachNodeContinuesFromTheSharedBucketAsItLastSawIt(
+            @ForAll("limits") String limitText, @ForAll("nodeRuns") List<NodeStep> run,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 2, max = 3) int nodes) {
+        ManualClock clock = new ManualClock();
+        Kind[] now = {Kind.ANSWERS};
+        LocalStore shared = new LocalStore(1_000, clock::nowMicros);
+        BucketStore redis = new BucketStore() {
+            @Override
+            public List<BucketReply> acquire(List<BucketRequest> requests) {
+                switch (now[0]) {
+                    case BUSY -> throw new RedisPort.BusyException(null);
+                    case FAILS -> throw new IllegalStateException("connection refused (test)");
+                    case LOST -> {
+                        shared.acquire(requests);
+                        throw new IllegalStateException("read timed out (test)");
+                    }
+                    default -> {
+                        return shared.acquire(requests);
+                    }
+                }
+            }
+
+            @Override
+            public String name() {
+                return "redis (test)";
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+                "tollgate.metrics", "none", "tollgate.jmx", "false", "tollgate.deny-cache", "false",
+                "tollgate.policy.default.limits", limitText))), getClass().getClassLoader());
+        List<Limit> limits = Limit.parse(limitText);
+        RateLimiter[] node = new RateLimiter[nodes];
+        long[] heardAt = new long[nodes]; // when each node last heard Redis decide (start: a full bucket)
+        long[][] resetHeard = new long[nodes][limits.size()]; // µs until full, per limit, as it heard
+        long[] since = new long[nodes]; // admitted by the node after that
+        try {
+            for (int i = 0; i < nodes; i++) {
+                node[i] = new RateLimiter(config, redis, new LocalStore(1_000, clock::nowMicros),
+                        () -> clock.nowMicros() * 1_000L, null, "node-" + i, null);
+            }
+            for (NodeStep s : run) {
+                if (s.kind() == Kind.WAIT) {
+                    clock.advanceMicros(s.advanceMicros());
+                    continue;
+                }
+                int i = s.node() % nodes;
+                now[0] = s.kind();
+                long t = clock.nowMicros();
+                Decision d = node[i].check(TestRequest.get("/").from("10.0.0.7"));
+                if (d.source() == Decision.Source.REDIS) {
+                    heardAt[i] = t;
+                    List<LimitState> states = d.results().get(0).limits();
+                    for (int j = 0; j < limits.size(); j++) {
+                        resetHeard[i][j] = states.get(j).resetMicros();
+                    }
+                    since[i] = 0;
+                    Statistics.label("decided").collect("by Redis");
+                    continue;
+                }
+                assertEquals(Decision.Source.LOCAL, d.source());
+                Statistics.label("decided").collect(d.allowed() ? "locally, admitted" : "locally, refused");
+                if (d.allowed()) {
+                    since[i]++;
+                    for (int j = 0; j < limits.size(); j++) {
+                        Limit l = limits.get(j);
+                        long p = l.refillPeriodMicros();
+                        long n = l.refillTokens();
+                        // what the shared bucket held as heard (its µs until full rounded up), plus the refill since
+                        long held = l.capacity() * p - Math.max(0, resetHeard[i][j] - 1) * n;
+                        assertTrue(since[i] * p <= held + (t - heardAt[i]) * n,
+                                "node " + i + " admitted " + since[i] + " since it last heard Redis " + (t - heardAt[i])
+                                        + " µs ago (" + resetHeard[i][j] + " µs until full) under " + l.text());
+                    }
+                }
+            }
+        } finally {
+            for (RateLimiter r : node) {
+                if (r != null) {
+                    r.close();
+                }
+            }
+        }
+    }
+
     /** The single-bucket bound for every window that ends at the newest admission (cost 1 each). */
     private static void assertWithinTheBound(List<Limit> limits, List<Long> admittedAt) {
         int k = admittedAt.size() - 1;
