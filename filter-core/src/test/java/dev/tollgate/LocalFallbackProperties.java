@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.bucket.BucketReply;
-import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.bucket.BucketStore;
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.internal.redis.RedisPort;
+import dev.tollgate.testing.FailingStore;
 import dev.tollgate.testing.ManualClock;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
@@ -81,33 +80,7 @@ class LocalFallbackProperties {
     void aRequestDecidedLocallyIsAdmittedOnlyWithinTheLimitOfWhatThisNodeAdmitted(
             @ForAll("limits") String limitText, @ForAll("runs") List<Step> run) {
         ManualClock clock = new ManualClock();
-        Kind[] now = {Kind.ANSWERS};
-        LocalStore shared = new LocalStore(1_000, clock::nowMicros);
-        BucketStore redis = new BucketStore() {
-            @Override
-            public List<BucketReply> acquire(List<BucketRequest> requests) {
-                switch (now[0]) {
-                    case BUSY -> throw new RedisPort.BusyException(null);
-                    case FAILS -> throw new IllegalStateException("connection refused (test)");
-                    case LOST -> {
-                        shared.acquire(requests); // the script ran; its answer came too late
-                        throw new IllegalStateException("read timed out (test)");
-                    }
-                    default -> {
-                        return shared.acquire(requests);
-                    }
-                }
-            }
-
-            @Override
-            public String name() {
-                return "redis (test)";
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        FailingStore redis = new FailingStore(new LocalStore(1_000, clock::nowMicros));
         TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
                 "tollgate.metrics", "none", "tollgate.jmx", "false", "tollgate.deny-cache", "false",
                 "tollgate.policy.default.limits", limitText))), getClass().getClassLoader());
@@ -122,7 +95,7 @@ class LocalFallbackProperties {
                     clock.advanceMicros(s.advanceMicros());
                     continue;
                 }
-                now[0] = s.kind();
+                behave(redis, s.kind());
                 long t = clock.nowMicros();
                 Decision d = rl.check(TestRequest.get("/").from("10.0.0.7"));
                 boolean modelAdmits = model.admits(t);
@@ -147,6 +120,16 @@ class LocalFallbackProperties {
             }
         }
         Statistics.label("Redis admitted beyond the model").collect(redisBeyondModel);
+    }
+
+    /** What Redis does with the next call, as a step says. */
+    private static void behave(FailingStore redis, Kind kind) {
+        switch (kind) {
+            case BUSY -> redis.failsWith(() -> new RedisPort.BusyException(null));
+            case FAILS -> redis.failsWith(() -> new IllegalStateException("connection refused (test)"));
+            case LOST -> redis.runsThenFailsWith(() -> new IllegalStateException("read timed out (test)")); // the script ran
+            default -> redis.answers();
+        }
     }
 
     /** A request on one of several nodes, with what Redis does with its call; or time passing. */
@@ -178,33 +161,7 @@ class LocalFallbackProperties {
             @ForAll("limits") String limitText, @ForAll("nodeRuns") List<NodeStep> run,
             @ForAll @net.jqwik.api.constraints.IntRange(min = 2, max = 3) int nodes) {
         ManualClock clock = new ManualClock();
-        Kind[] now = {Kind.ANSWERS};
-        LocalStore shared = new LocalStore(1_000, clock::nowMicros);
-        BucketStore redis = new BucketStore() {
-            @Override
-            public List<BucketReply> acquire(List<BucketRequest> requests) {
-                switch (now[0]) {
-                    case BUSY -> throw new RedisPort.BusyException(null);
-                    case FAILS -> throw new IllegalStateException("connection refused (test)");
-                    case LOST -> {
-                        shared.acquire(requests);
-                        throw new IllegalStateException("read timed out (test)");
-                    }
-                    default -> {
-                        return shared.acquire(requests);
-                    }
-                }
-            }
-
-            @Override
-            public String name() {
-                return "redis (test)";
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        FailingStore redis = new FailingStore(new LocalStore(1_000, clock::nowMicros));
         TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
                 "tollgate.metrics", "none", "tollgate.jmx", "false", "tollgate.deny-cache", "false",
                 "tollgate.policy.default.limits", limitText))), getClass().getClassLoader());
@@ -224,7 +181,7 @@ class LocalFallbackProperties {
                     continue;
                 }
                 int i = s.node() % nodes;
-                now[0] = s.kind();
+                behave(redis, s.kind());
                 long t = clock.nowMicros();
                 Decision d = node[i].check(TestRequest.get("/").from("10.0.0.7"));
                 if (d.source() == Decision.Source.REDIS) {

@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.bucket.BucketReply;
-import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.bucket.BucketStore;
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.internal.redis.RedisPort;
+import dev.tollgate.testing.FailingStore;
 import dev.tollgate.testing.ManualClock;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
@@ -55,27 +53,7 @@ class RedisBusyReportProperties {
     @Property(tries = 300)
     void everyRequestDecidedWithoutAFreeConnectionIsReportedAtMostOnceAMinute(@ForAll("runs") List<Step> run) {
         ManualClock clock = new ManualClock();
-        boolean[] busyNow = {false};
-        BucketStore redis = new BucketStore() {
-            final LocalStore inside = new LocalStore(1_000, clock::nowMicros);
-
-            @Override
-            public List<BucketReply> acquire(List<BucketRequest> requests) {
-                if (busyNow[0]) {
-                    throw new RedisPort.BusyException(null);
-                }
-                return inside.acquire(requests);
-            }
-
-            @Override
-            public String name() {
-                return "redis (test)";
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        FailingStore redis = new FailingStore(new LocalStore(1_000, clock::nowMicros));
         Map<String, String> settings = new HashMap<>(Map.of("tollgate.metrics", "none", "tollgate.jmx", "false",
                 "tollgate.policy.default.limits", "1000/s", "tollgate.deny-cache", "false"));
         TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", settings)),
@@ -114,7 +92,11 @@ class RedisBusyReportProperties {
                 if (s.advanceMicros() > 0) {
                     continue;
                 }
-                busyNow[0] = s.busy();
+                if (s.busy()) {
+                    redis.failsWith(() -> new RedisPort.BusyException(null));
+                } else {
+                    redis.answers();
+                }
                 Decision d = rl.check(TestRequest.get("/").from("10.0.0." + (expected.size() % 200)));
                 assertEquals(s.busy() ? Decision.Source.LOCAL : Decision.Source.REDIS, d.source(),
                         "a busy pool sends the request to the failure mode (local), else Redis decides");

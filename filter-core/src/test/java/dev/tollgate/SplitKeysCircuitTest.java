@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.bucket.BucketReply;
-import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.bucket.BucketStore;
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.internal.redis.RedisPort;
+import dev.tollgate.testing.FailingStore;
 import dev.tollgate.testing.ManualClock;
 import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;
@@ -29,27 +27,8 @@ class SplitKeysCircuitTest {
     /** Ten store calls that throw {@code failure}, then one that answers: where each is decided from. */
     private static List<Decision.Source> sources(Supplier<RuntimeException> failure, long[] failures, long[] busy) {
         ManualClock clock = new ManualClock();
-        boolean[] failing = {true};
-        BucketStore redis = new BucketStore() {
-            final LocalStore inside = new LocalStore(1_000, clock::nowMicros);
-
-            @Override
-            public List<BucketReply> acquire(List<BucketRequest> requests) {
-                if (failing[0]) {
-                    throw failure.get();
-                }
-                return inside.acquire(requests);
-            }
-
-            @Override
-            public String name() {
-                return "redis (test)";
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        FailingStore redis = new FailingStore(new LocalStore(1_000, clock::nowMicros));
+        redis.failsWith(failure);
         Map<String, String> settings = new HashMap<>(Map.of("tollgate.metrics", "none", "tollgate.jmx", "false",
                 "tollgate.policy.default.limits", "1000/s", "tollgate.deny-cache", "false",
                 "tollgate.redis.circuit.failures", "3"));
@@ -61,7 +40,7 @@ class SplitKeysCircuitTest {
             for (int i = 0; i < 10; i++) {
                 out.add(rl.check(TestRequest.get("/").from("10.0.0." + i)).source());
             }
-            failing[0] = false;
+            redis.answers();
             out.add(rl.check(TestRequest.get("/").from("10.0.1.1")).source());
             failures[0] = rl.redisFailures();
             busy[0] = rl.redisBusy();
