@@ -141,7 +141,7 @@ public final class RedisStore implements BucketStore {
 
     /** Whether a call goes in the script's short form: one bucket that {@link #shortArguments} serves, and not dry. */
     private static boolean shortForm(List<BucketRequest> requests, boolean dry) {
-        return !dry && requests.size() == 1 && shortArguments(requests.get(0)) != null;
+        return !dry && requests.size() == 1 && servesShort(requests.get(0));
     }
 
     /**
@@ -386,14 +386,23 @@ public final class RedisStore implements BucketStore {
      * limit admits. Public for tools that call the script themselves (the benchmarks).
      */
     public static List<String> shortArguments(BucketRequest r) {
-        if (r.isLease() || r.gate() || r.algorithm() != Algorithm.TOKEN_BUCKET || r.limits().size() != 1) {
+        if (!servesShort(r)) {
             return null;
         }
         Limit l = r.limits().get(0);
-        if (l.isCalendar() || l.refillTokens() != 1 || r.cost() < 0 || r.cost() > l.capacity()) {
-            return null;
-        }
         return List.of(Long.toString(l.capacity() * l.refillPeriodMicros()), Long.toString(r.cost() * l.refillPeriodMicros()));
+    }
+
+    /**
+     * Whether the script's short form serves this bucket ({@link #shortArguments}); asked on every
+     * call, so it makes nothing.
+     */
+    private static boolean servesShort(BucketRequest r) {
+        if (r.isLease() || r.gate() || r.algorithm() != Algorithm.TOKEN_BUCKET || r.limits().size() != 1) {
+            return false;
+        }
+        Limit l = r.limits().get(0);
+        return !l.isCalendar() && l.refillTokens() == 1 && r.cost() >= 0 && r.cost() <= l.capacity();
     }
 
     /**
