@@ -1,5 +1,11 @@
 package dev.tollgate.internal.engine;
 
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tollgate.Policy;
@@ -11,11 +17,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * The engine cuts a request's path once and hands the cut to every policy's patterns
@@ -25,9 +28,12 @@ import net.jqwik.api.Provide;
  */
 class PolicyMatchingProperties {
 
-    @Property(tries = 500)
-    void thePoliciesFoundAreThoseEachMatcherAloneCovers(
-            @ForAll("matches") List<String> matches, @ForAll("paths") String path, @ForAll("methods") String method) {
+    @Test
+    void thePoliciesFoundAreThoseEachMatcherAloneCovers() {
+        qt(500).forAll(matches(), paths(), methods()).checkAssert(this::policiesFoundAreThoseEachMatcherAloneCovers);
+    }
+
+    private void policiesFoundAreThoseEachMatcherAloneCovers(List<String> matches, String path, String method) {
         Map<String, String> m = new HashMap<>(Map.of("tollgate.metrics", "none", "tollgate.jmx", "false"));
         List<String> names = new ArrayList<>();
         for (int i = 0; i < matches.size(); i++) {
@@ -53,24 +59,20 @@ class PolicyMatchingProperties {
                 method + " " + path + " against " + matches);
     }
 
-    @Provide
-    Arbitrary<List<String>> matches() {
-        Arbitrary<String> segment = Arbitraries.of("a", "b", "*", "**", "a*", "*.png");
-        Arbitrary<String> pattern = segment.list().ofMaxSize(3).map(s -> "/" + String.join("/", s));
-        Arbitrary<String> entry = Arbitraries.of("", "GET ", "POST ", "GET|POST ").flatMap(
-                method -> pattern.map(p -> method + p));
-        Arbitrary<String> match = entry.list().ofMinSize(1).ofMaxSize(2).map(e -> String.join(", ", e));
-        return Arbitraries.oneOf(match, Arbitraries.just("")).list().ofMinSize(1).ofMaxSize(6);
+    static Gen<List<String>> matches() {
+        Gen<String> segment = of("a", "b", "*", "**", "a*", "*.png");
+        Gen<String> pattern = lists(segment, 0, 3).map(s -> "/" + String.join("/", s));
+        Gen<String> entry = of("", "GET ", "POST ", "GET|POST ").zip(pattern, (method, p) -> method + p);
+        Gen<String> match = lists(entry, 1, 2).map(e -> String.join(", ", e));
+        return lists(frequency(weight(1, match), weight(1, just(""))), 1, 6);
     }
 
-    @Provide
-    Arbitrary<String> paths() {
-        Arbitrary<String> piece = Arbitraries.of("a", "b", "x.png", "/", "/", "//", ".", "..", ";v=1");
-        return piece.list().ofMaxSize(8).map(ps -> "/" + String.join("", ps));
+    static Gen<String> paths() {
+        Gen<String> piece = of("a", "b", "x.png", "/", "/", "//", ".", "..", ";v=1");
+        return lists(piece, 0, 8).map(ps -> "/" + String.join("", ps));
     }
 
-    @Provide
-    Arbitrary<String> methods() {
-        return Arbitraries.of("GET", "HEAD", "POST", "PUT");
+    static Gen<String> methods() {
+        return of("GET", "HEAD", "POST", "PUT");
     }
 }
