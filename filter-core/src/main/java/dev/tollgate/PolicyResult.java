@@ -1,5 +1,6 @@
 package dev.tollgate;
 
+import dev.tollgate.internal.identity.ClientKeys;
 import java.util.List;
 
 /**
@@ -15,6 +16,13 @@ public record PolicyResult(Policy policy, String clientKey, String plan, List<Li
 
     public PolicyResult {
         limits = List.copyOf(limits);
+    }
+
+    /** The result without its client key in the clear ({@code ClientKeys.shown}): what a log line or an exception may carry. */
+    @Override
+    public String toString() {
+        return "PolicyResult[policy=" + policy.name() + ", client=" + ClientKeys.shown(clientKey, false) + ", plan=" + plan
+                + ", limits=" + limits + "]";
     }
 
     /** Whether some limit of this policy refuses the request. */

@@ -273,7 +273,7 @@ public final class RateLimiter implements AutoCloseable {
                 throw e;
             }
             planner.remember(plan, c, d);
-            denials.record(d);
+            denials.record(d, c.clearClientKeys());
             metrics.decision(d, guard.guarded());
             return d;
         } catch (RuntimeException | StackOverflowError e) {

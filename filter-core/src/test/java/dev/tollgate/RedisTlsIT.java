@@ -97,6 +97,29 @@ class RedisTlsIT {
         assertEquals("1", redis.command("EXISTS", "tls:{ip=" + client + "}:default"), "the bucket is in this Redis");
     }
 
+    /**
+     * {@code tollgate.redis.tls=true} beside a {@code redis://} URI is TLS (issue 21): it used to talk
+     * plaintext, silently. The server here listens for TLS only on its TLS port, so a plaintext
+     * connection there would never be answered and the failure mode would decide.
+     */
+    @Test
+    void tlsTrueWithAPlainSchemeIsTls() {
+        Map<String, String> m = with(trust(certs.caPem()), "tollgate.redis.tls", "true");
+        m.remove("tollgate.redis.tls.truststore-password");
+        m.put("tollgate.redis.uri", "redis://127.0.0.1:" + serverTls);
+        m.put("tollgate.redis.timeout", "2s");
+        m.put("tollgate.redis.failure-mode", "closed");
+        m.put("tollgate.redis.key-prefix", "tls:");
+        m.put("tollgate.policy.default.limits", "10/h");
+        m.put("tollgate.jmx", "false");
+        m.put("tollgate.metrics", "none");
+        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null);
+        assertTrue(c.redis().tls(), c.redis().describe());
+        try (RateLimiter rl = RateLimiter.create(c, "tls", null)) {
+            decidedBy(server, rl, "192.0.2.77");
+        }
+    }
+
     /** What the limiter logs on {@code dev.tollgate.redis} while {@code body} runs. */
     static List<String> logged(Runnable body) {
         List<String> lines = new ArrayList<>();

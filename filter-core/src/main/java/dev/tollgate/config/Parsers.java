@@ -114,6 +114,17 @@ final class Parsers {
     }
 
     /** Whether keys are compact. */
+    static boolean clearClientKeys(String v) {
+        switch (v.toLowerCase(Locale.ROOT)) {
+            case "masked":
+                return false;
+            case "clear":
+                return true;
+            default:
+                throw new IllegalArgumentException("it is not a way to show client keys");
+        }
+    }
+
     static boolean compactKeys(String v) {
         switch (v.toLowerCase(Locale.ROOT)) {
             case "readable":

@@ -31,7 +31,7 @@ final class RedisReader {
             for (Setting<?> setting : TLS_SETTINGS) {
                 r.value(setting).ifPresent(v -> r.problems.add(Messages.badValue(secret(setting) ? ConfigReader.hidden(v) : v,
                         "TLS is off", "this key with TLS on: a rediss:// URI, or " + Settings.REDIS_TLS
-                                + "=true for Cluster and Sentinel")));
+                                + "=true")));
             }
         }
         return s == null || tlsOptions == null ? s : s.withTlsOptions(tlsOptions);
@@ -108,7 +108,9 @@ final class RedisReader {
             if (s == null) {
                 return null;
             }
-            return new RedisSettings(s.topology(), s.nodes(), null, s.tls(), user != null ? user : s.user(),
+            // tollgate.redis.tls=true asks for TLS whatever the scheme says: a redis:// URI beside it
+            // must not quietly send the password and the keys in the clear (issue 21).
+            return new RedisSettings(s.topology(), s.nodes(), null, s.tls() || tls, user != null ? user : s.user(),
                     password != null ? password : s.password(), s.database(), timeout, pool, failures, openFor, pipelining);
         }
         if (cluster.isPresent()) {

@@ -69,7 +69,7 @@ public final class Settings {
     public static final Setting<String> REDIS_PASSWORD = add(ConfigKeys.REDIS_PASSWORD, "(from the URI)", null,
             Parsers.OPAQUE, Parsers::opaque, "password (never logged)");
     public static final Setting<Boolean> REDIS_TLS = flag(ConfigKeys.REDIS_TLS, false,
-            "TLS for Cluster and Sentinel (a standalone URI says `rediss://`)");
+            "TLS to Redis, for every topology; a standalone URI may say `rediss://` instead (`true` with `redis://` is TLS too)");
     public static final Setting<String> REDIS_TLS_TRUSTSTORE = add(ConfigKeys.REDIS_TLS_TRUSTSTORE, "(the JVM's)", null,
             Accepted.TLS_TRUSTSTORE, Parsers::opaque,
             "the CAs that sign Redis' certificate: a PKCS12 or JKS file, or a PEM bundle");
@@ -216,6 +216,10 @@ public final class Settings {
                     + " through JMX)");
     public static final Setting<Boolean> JMX = flag(ConfigKeys.JMX, true,
             "`false` registers no JMX bean `dev.tollgate:type=RateLimiter`");
+    public static final Setting<Boolean> LOG_CLIENT_KEYS = add(ConfigKeys.LOG_CLIENT_KEYS, "masked",
+            "'masked' or 'clear'", Parsers::clearClientKeys, "how log lines name a client: `masked` (its key's kind and"
+                    + " a fingerprint, e.g. `header.x-api-key#5f0c2a9e41d7`, keyed anew at each start) or `clear` (the"
+                    + " whole key, an API key or an address as sent: for debugging only)");
     public static final Setting<List<String>> PLANS = add(ConfigKeys.PLANS, "(none)", List.of(),
             "plan names separated by ','", v -> Parsers.names(v, Policy.NAME, "plan"),
             "names of the plans, e.g. `internal,pro,free`");

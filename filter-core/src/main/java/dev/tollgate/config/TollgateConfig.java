@@ -46,6 +46,8 @@ import java.util.logging.Logger;
  * @param fingerprint      a digest of every value read, to tell whether a reload changed anything
  * @param denyCache        whether refusals from Redis are remembered until their Retry-After
  * @param compactKeys      whether storage keys are hashed to save Redis memory
+ * @param clearClientKeys  whether log lines name clients by their whole key ({@code tollgate.log.client-keys=clear})
+ *                         rather than by a fingerprint
  * @param warnings         the names found in the sources that Tollgate does not read ({@code TOLLGATE-004},
  *                         {@code TOLLGATE-005}), each logged once; with {@code tollgate.strict-config} they refuse the start instead
  */
@@ -53,7 +55,8 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                              List<Policy> policies, HeaderStyle headers, int localMaxKeys, boolean jaxrsGlobal,
                              ClientAddresses clientAddresses, AllowList allowList, Plans plans,
                              Duration retryAfterJitter, String metrics, Duration reloadInterval, boolean jmx,
-                             String fingerprint, boolean denyCache, boolean compactKeys, List<String> warnings) {
+                             String fingerprint, boolean denyCache, boolean compactKeys, boolean clearClientKeys,
+                             List<String> warnings) {
 
     private static final Logger LOG = Logger.getLogger("dev.tollgate.config");
     /** Warnings already logged, so a reload every 30 s does not repeat them; bounded, then every warning is logged. */
@@ -68,7 +71,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
     public TollgateConfig withRedis(RedisSettings other) {
         return new TollgateConfig(enabled, other, failureMode, keyPrefix, policies, headers, localMaxKeys, jaxrsGlobal,
                 clientAddresses, allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint, denyCache,
-                compactKeys, warnings);
+                compactKeys, clearClientKeys, warnings);
     }
 
     /** The policy of that name, if configured. */
@@ -107,6 +110,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         boolean jmx = r.get(Settings.JMX);
         boolean denyCache = r.get(Settings.DENY_CACHE);
         boolean compactKeys = r.get(Settings.REDIS_KEY_FORMAT);
+        boolean clearClientKeys = r.get(Settings.LOG_CLIENT_KEYS);
 
         Map<String, KeyResolverProvider> providers;
         try {
@@ -119,12 +123,19 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         List<Policy> policies = p.policies(declared, providers, plans);
         if (compactKeys) {
             Map<String, String> tags = new HashMap<>();
+            // Every bucket name a key is made of: each policy, and each plan with limits of its own
+            // (BucketKeys.bucketName): 'api@tier116' and 'api' sharing a tag would share a bucket.
             for (Policy policy : policies) {
-                String key = BucketKeys.compactKey("", policy.name(), "", false);
-                String other = tags.put(key.substring(key.length() - 2), policy.name());
-                if (other != null) {
-                    r.problems.add(Messages.bad("policies '" + other + "' and '" + policy.name() + "' hash to the"
-                            + " same compact key tag; rename one, or set " + Settings.REDIS_KEY_FORMAT + "=readable"));
+                List<String> names = new java.util.ArrayList<>(List.of(policy.name()));
+                policy.planLimits().keySet().stream().sorted().forEach(plan -> names.add(BucketKeys.bucketName(policy, plan)));
+                for (String name : names) {
+                    String key = BucketKeys.compactKey("", name, "", false);
+                    String other = tags.put(key.substring(key.length() - 2), name);
+                    if (other != null) {
+                        r.problems.add(Messages.bad("buckets '" + other + "' and '" + name + "' hash to the same"
+                                + " compact key tag; rename a policy or plan, or set " + Settings.REDIS_KEY_FORMAT
+                                + "=readable"));
+                    }
                 }
             }
         }
@@ -145,6 +156,6 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         }
         return new TollgateConfig(enabled, redis, failureMode, prefix, policies, headers, maxKeys, jaxrsGlobal,
                 addresses, allowList, plans, jitter, metrics, reloadInterval, jmx, r.fingerprint(), denyCache, compactKeys,
-                warnings);
+                clearClientKeys, warnings);
     }
 }

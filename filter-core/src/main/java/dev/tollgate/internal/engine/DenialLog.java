@@ -5,6 +5,7 @@ import dev.tollgate.Mode;
 import dev.tollgate.PolicyResult;
 import dev.tollgate.internal.Messages;
 import dev.tollgate.internal.http.HttpContract;
+import dev.tollgate.internal.identity.ClientKeys;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,7 +41,8 @@ public final class DenialLog {
         this.nextSweep = new AtomicLong(nanoTime.getAsLong());
     }
 
-    public void record(Decision decision) {
+    /** @param clearClientKeys whether the line names the client by its whole key ({@link ClientKeys#shown}) */
+    public void record(Decision decision, boolean clearClientKeys) {
         if (decision.verdict() == Decision.Verdict.ALLOW && !shadowDenied(decision)) {
             return;
         }
@@ -53,7 +55,8 @@ public final class DenialLog {
             }
             boolean shadow = r.policy().mode() == Mode.SHADOW;
             if (first(r)) {
-                LOG.info(() -> Messages.denied(shadow, r.policy().name(), r.clientKey(),
+                LOG.info(() -> Messages.denied(shadow, r.policy().name(),
+                        ClientKeys.shown(r.clientKey(), clearClientKeys),
                         HttpContract.retryAfterSeconds(r.retryAfterMicros()), decision.source().name().toLowerCase(Locale.ROOT)));
             }
         }

@@ -4,8 +4,13 @@ import dev.tollgate.Algorithm;
 import dev.tollgate.Policy;
 import dev.tollgate.RequestView;
 import dev.tollgate.internal.Messages;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * How a request's client key is made, in one place. The adapter's request is wrapped once in a
@@ -48,6 +53,49 @@ public final class ClientKeys {
             key = "ip=" + request.clientAddress();
         }
         return BucketKeys.client(key);
+    }
+
+    /** The key of {@link #shown}'s fingerprints: new at each start, so a fingerprint cannot be looked up elsewhere. */
+    private static final SecretKeySpec SHOWN_KEY;
+
+    static {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        SHOWN_KEY = new SecretKeySpec(key, "HmacSHA256");
+    }
+
+    /**
+     * How a log line, a message or a {@code toString} names a client: its key's kind (what comes
+     * before the first {@code =}, such as {@code ip} or {@code header.x-api-key}) and a fingerprint,
+     * the first 48 bits of an HMAC-SHA256 of the whole key under a key drawn at start-up; or the
+     * whole key when {@code clear} ({@code tollgate.log.client-keys=clear}, for debugging). An API
+     * key, an address or an e-mail address of a {@code @RateLimitKey} is never shown otherwise: one
+     * client's lines can be told apart and followed on one node, not read, and not looked up by
+     * hashing a guessed address (the key is secret and new at each start).
+     */
+    public static String shown(String client, boolean clear) {
+        if (clear || client == null) {
+            return client;
+        }
+        int eq = client.indexOf('=');
+        boolean kind = eq > 0 && eq <= 40;
+        for (int i = 0; kind && i < eq; i++) {
+            char c = client.charAt(i);
+            kind = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_' || c == ':';
+        }
+        byte[] mac;
+        try {
+            Mac hmac = Mac.getInstance("HmacSHA256");
+            hmac.init(SHOWN_KEY);
+            mac = hmac.doFinal(client.getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
+        }
+        StringBuilder shown = new StringBuilder(kind ? eq + 13 : 19).append(kind ? client.substring(0, eq) : "client").append('#');
+        for (int i = 0; i < 6; i++) {
+            shown.append(Character.forDigit((mac[i] >> 4) & 15, 16)).append(Character.forDigit(mac[i] & 15, 16));
+        }
+        return shown.toString();
     }
 
     /** The storage key of a client's bucket under a policy and plan ({@link BucketKeys#bucketName}). */
