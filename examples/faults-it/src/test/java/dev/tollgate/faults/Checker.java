@@ -1,0 +1,229 @@
+package dev.tollgate.faults;
+
+import dev.tollgate.Decision;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads a run's history against the README's Guarantees, with the allowances of {@link Allowance}
+ * for the faults and changes that overlap each interval, and says what broke, each with the
+ * shortest slice of history that shows it.
+ *
+ * <ul>
+ * <li><b>Rate</b>: for each API client and each interval from an admitted request's invocation to
+ *     a later one's completion, the requests admitted within it are at most what the most generous
+ *     configuration in force admits over its length, plus the allowances.</li>
+ * <li><b>Concurrency</b>: at no moment does a slot client hold more slots than the largest
+ *     {@code concurrency} in force plus the allowances (a slot is surely held from the decision's
+ *     return to the release's call; a dead node's until its death).</li>
+ * <li><b>Retry-After</b>: an obeying client's request at exactly the retry time a refusal gave is
+ *     admitted, unless a fault or change overlapped.</li>
+ * <li><b>No 5xx but under {@code closed}</b>; <b>no client key in a log line</b>.</li>
+ * </ul>
+ * Liveness after the faults heal is checked by the run itself ({@link Run}).
+ */
+final class Checker {
+
+    private final History h;
+    private final int nodes;
+    private final String failureMode;
+    private final List<Op> ops;
+    private final List<Event> events;
+    private final Map<Integer, TreeMap<Long, History.Reconfig>> configs = new TreeMap<>();
+    final List<String> violations = new ArrayList<>();
+
+    Checker(History h, int nodes, String failureMode) {
+        this.h = h;
+        this.nodes = nodes;
+        this.failureMode = failureMode;
+        this.ops = h.ops();
+        this.events = h.events();
+        for (int n = 0; n < nodes; n++) {
+            TreeMap<Long, History.Reconfig> m = new TreeMap<>();
+            m.put(Long.MIN_VALUE, new History.Reconfig(Long.MIN_VALUE, n, 0, 0));
+            configs.put(n, m);
+        }
+        for (History.Reconfig r : h.reconfigs()) {
+            configs.get(r.node()).put(r.at(), r);
+        }
+    }
+
+    List<String> check(List<Workload.Client> clients) {
+        for (Workload.Client c : clients) {
+            List<Op> mine = ops.stream().filter(o -> o.client == c.id()).sorted(Comparator.comparingLong(o -> o.invoke)).toList();
+            if (c.kind() == Workload.Kind.SLOTS) {
+                concurrency(c, mine);
+            } else {
+                rate(c, mine);
+                retryAfter(c, mine);
+            }
+        }
+        for (Op o : ops) {
+            if (o.error == null && o.verdict == Decision.Verdict.UNAVAILABLE && !failureMode.equals("closed")) {
+                violations.add("a 503 under failure mode " + failureMode + ": " + o);
+            }
+        }
+        for (Workload.Client c : clients) {
+            String secret = c.apiKey().substring("sk_live_".length());
+            h.logLines().stream().filter(line -> line.contains(secret)).findFirst().ifPresent(line -> violations.add(
+                    "client " + c.id() + "'s API key in a log line (and " + h.logLines().stream().filter(l -> l.contains(secret))
+                            .count() + " lines in all): " + line.strip()));
+        }
+        return violations;
+    }
+
+    /** The configurations in force on any node at any moment of [from, to]. */
+    private List<History.Reconfig> inForce(long from, long to) {
+        List<History.Reconfig> all = new ArrayList<>();
+        for (TreeMap<Long, History.Reconfig> m : configs.values()) {
+            all.add(m.floorEntry(from).getValue());
+            all.addAll(m.subMap(from, false, to, true).values());
+        }
+        return all;
+    }
+
+    private void rate(Workload.Client c, List<Op> mine) {
+        List<Op> admitted = mine.stream().filter(Op::counted).toList();
+        String worst = null;
+        int worstSpan = Integer.MAX_VALUE;
+        for (int i = 0; i < admitted.size(); i++) {
+            Op a = admitted.get(i);
+            for (int j = i; j < admitted.size(); j++) {
+                Op b = admitted.get(j);
+                if (b.complete < a.invoke) {
+                    continue;
+                }
+                long from = a.invoke;
+                long to = Math.max(b.complete, a.complete);
+                int count = 0;
+                for (int k = i; k <= j; k++) {
+                    Op o = admitted.get(k);
+                    if (o.invoke >= from && o.complete <= to) {
+                        count++;
+                    }
+                }
+                double bound = rateBound(from, to);
+                if (count > bound + 1e-9 && j - i < worstSpan) {
+                    worstSpan = j - i;
+                    worst = String.format("client %d (%s) was admitted %d times in %.3f s, from %.3f s to %.3f s; the bound"
+                            + " there is %.2f", c.id(), c.kind(), count, (to - from) / 1e6, from / 1e6, to / 1e6, bound)
+                            + slice(c.id(), from, to);
+                }
+            }
+        }
+        if (worst != null) {
+            violations.add(worst);
+        }
+    }
+
+    /** The most the configurations in force admit over [from, to], plus the allowances of the events overlapping it. */
+    double rateBound(long from, long to) {
+        double bound = 0;
+        long maxCapacity = 0;
+        double maxRate = 0;
+        for (History.Reconfig r : inForce(from, to)) {
+            List<Rate> limits = Node.API_VARIANTS.get(r.api());
+            bound = Math.max(bound, Rate.bound(limits, to - from));
+            for (Rate l : limits) {
+                maxCapacity = Math.max(maxCapacity, l.capacity());
+                maxRate = Math.max(maxRate, l.perSecondRate());
+            }
+        }
+        for (Event e : events) {
+            if (e.overlaps(from, to)) {
+                long overlap = Math.min(to, e.end()) - Math.max(from, e.start());
+                bound += e.allowance().bursts(nodes) * maxCapacity + e.allowance().extraRates(nodes) * maxRate * overlap / 1e6;
+            }
+        }
+        return bound;
+    }
+
+    private void concurrency(Workload.Client c, List<Op> mine) {
+        // a slot is surely held from the decision's return to the release's call; a dead node's until it died
+        List<long[]> holds = new ArrayList<>();
+        for (Op o : mine) {
+            if (!o.counted()) {
+                continue;
+            }
+            long end = o.releaseInvoke >= 0 ? o.releaseInvoke : deathOf(o.node, o.complete);
+            if (end > o.complete) {
+                holds.add(new long[] {o.complete, end});
+            }
+        }
+        List<long[]> edges = new ArrayList<>();
+        for (long[] hold : holds) {
+            edges.add(new long[] {hold[0], 1});
+            edges.add(new long[] {hold[1], -1});
+        }
+        edges.sort(Comparator.<long[]>comparingLong(e -> e[0]).thenComparingLong(e -> e[1]));
+        int held = 0;
+        for (long[] e : edges) {
+            held += (int) e[1];
+            if (e[1] > 0) {
+                long at = e[0];
+                int bound = slotBound(at);
+                if (held > bound) {
+                    violations.add(String.format("client %d held %d slots at %.3f s; the bound there is %d", c.id(), held,
+                            at / 1e6, bound) + slice(c.id(), at - 1_000_000, at));
+                    return;
+                }
+            }
+        }
+    }
+
+    private long deathOf(int node, long after) {
+        return events.stream().filter(e -> e.allowance() == Allowance.NODE_KILLED && e.node() == node && e.start() >= after)
+                .mapToLong(Event::start).min().orElse(after);
+    }
+
+    int slotBound(long at) {
+        int n = 0;
+        for (History.Reconfig r : inForce(at - Node.LEASE_MICROS, at)) {
+            n = Math.max(n, Node.SLOT_VARIANTS.get(r.slots()));
+        }
+        int bound = n;
+        for (Event e : events) {
+            if (e.overlaps(at - Node.LEASE_MICROS, at)) {
+                bound += e.allowance().slots(nodes) * n;
+            }
+        }
+        return bound;
+    }
+
+    private void retryAfter(Workload.Client c, List<Op> mine) {
+        for (int i = 0; i + 1 < mine.size(); i++) {
+            Op refused = mine.get(i);
+            Op next = mine.get(i + 1);
+            if (!refused.obeying || next.error != null || refused.source == Decision.Source.NONE
+                    || refused.source == Decision.Source.LOCAL || next.source == Decision.Source.LOCAL) {
+                continue;
+            }
+            if (next.admitted()) {
+                continue;
+            }
+            long from = refused.invoke;
+            long to = next.complete;
+            boolean disturbed = events.stream().anyMatch(e -> e.overlaps(from - Nemesis.AFTERMATH_MICROS, to))
+                    || h.reconfigs().stream().anyMatch(r -> r.at() >= from - 1_000_000 && r.at() <= to);
+            if (!disturbed) {
+                violations.add(String.format("client %d called again exactly at the retry time of a refusal (%d µs after it"
+                        + " returned) and was refused", c.id(), refused.retryAfterMicros) + slice(c.id(), from, to));
+                return;
+            }
+        }
+    }
+
+    /** The client's requests in [from, to], and the events and changes that overlap it. */
+    private String slice(int client, long from, long to) {
+        StringBuilder s = new StringBuilder("\n  its requests then:");
+        ops.stream().filter(o -> o.client == client && o.complete >= from && o.invoke <= to)
+                .sorted(Comparator.comparingLong(o -> o.invoke)).forEach(o -> s.append("\n    ").append(o));
+        s.append("\n  faults and changes then:");
+        events.stream().filter(e -> e.overlaps(from, to)).forEach(e -> s.append("\n    ").append(e));
+        h.reconfigs().stream().filter(r -> r.at() >= from - 3_000_000 && r.at() <= to).forEach(r -> s.append("\n    ").append(r));
+        return s.toString();
+    }
+}

@@ -1,0 +1,127 @@
+package dev.tollgate.faults;
+
+import dev.tollgate.Decision;
+import dev.tollgate.RateLimiter;
+import dev.tollgate.RequestView;
+import dev.tollgate.config.ConfigLookup;
+import dev.tollgate.config.ConfigSources;
+import dev.tollgate.config.TollgateConfig;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One limiter node: a {@link RateLimiter} of its own (configuration, Redis connections, memory),
+ * reaching Redis through its own {@link FaultProxy} (or the Cluster directly). Its configuration
+ * is a map the nemesis changes; {@link #reload()} reads it again, as {@code reload-interval} or JMX
+ * would. {@link #kill()} drops the limiter without releasing anything, as a crashed process would.
+ * Thread-safe.
+ */
+final class Node implements AutoCloseable {
+
+    /** The API policy's limits, one list per variant; the rolling changes move nodes between them. */
+    static final List<List<Rate>> API_VARIANTS = List.of(
+            List.of(Rate.perSecond(5, 10)),
+            List.of(Rate.perSecond(5, 10), Rate.perMinute(40)),
+            List.of(Rate.perSecond(8, 6)),
+            List.of(Rate.perMinute(40), Rate.perSecond(5, 10)));
+    /** The slots policy's concurrency, one per variant. */
+    static final List<Integer> SLOT_VARIANTS = List.of(2, 1, 3);
+    static final long LEASE_MICROS = 3_000_000;
+
+    final int id;
+    final FaultProxy proxy;
+    private final Map<String, String> config = new ConcurrentHashMap<>();
+    private volatile RateLimiter limiter;
+    /** Bumped at each kill: a slot taken before it is never released (the process that held it is gone). */
+    private volatile int epoch;
+    private volatile boolean dead;
+    volatile int apiVariant;
+    volatile int slotVariant;
+
+    Node(int id, FaultProxy proxy, Map<String, String> redis, String failureMode) {
+        this.id = id;
+        this.proxy = proxy;
+        config.putAll(redis);
+        config.put("tollgate.redis.timeout", "150ms");
+        config.put("tollgate.redis.failure-mode", failureMode);
+        config.put("tollgate.redis.circuit.open-for", "300ms");
+        config.put("tollgate.redis.key-prefix", "faults:");
+        config.put("tollgate.metrics", "none");
+        config.put("tollgate.jmx", "false");
+        config.put("tollgate.policies", "api,slots");
+        config.put("tollgate.policy.api.key", "header:X-Api-Key");
+        config.put("tollgate.policy.api.match", "/api/**");
+        config.put("tollgate.policy.slots.key", "header:X-Api-Key");
+        config.put("tollgate.policy.slots.match", "/slots/**");
+        config.put("tollgate.policy.slots.concurrency-lease", (LEASE_MICROS / 1000) + "ms");
+        variants(0, 0);
+        limiter = RateLimiter.create(load(), "node-" + id, this::load);
+    }
+
+    private TollgateConfig load() {
+        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("node " + id, new HashMap<>(config))), null);
+    }
+
+    /** Sets the policies' variants in the node's configuration; in force at the next {@link #reload()}. */
+    void variants(int api, int slots) {
+        config.put("tollgate.policy.api.limits", Rate.text(API_VARIANTS.get(api)));
+        config.put("tollgate.policy.slots.concurrency", Integer.toString(SLOT_VARIANTS.get(slots)));
+        apiVariant = api;
+        slotVariant = slots;
+    }
+
+    void reload() {
+        RateLimiter l = limiter;
+        if (!dead) {
+            l.reload();
+        }
+    }
+
+    int epoch() {
+        return epoch;
+    }
+
+    boolean dead() {
+        return dead;
+    }
+
+    /** The decision, or an exception when the node is dead or dying. */
+    Decision check(RequestView request) {
+        if (dead) {
+            throw new IllegalStateException("node " + id + " is dead");
+        }
+        return limiter.check(request);
+    }
+
+    /** Releases a slot, unless the node died since it was taken. */
+    void release(Decision d, int takenInEpoch) {
+        if (!dead && takenInEpoch == epoch) {
+            d.permit().release();
+        }
+    }
+
+    /** A crash: nothing is released, the slots this node holds stay taken in Redis until their lease ends. */
+    void kill() {
+        dead = true;
+        epoch++;
+        limiter.close();
+    }
+
+    /** Starts again with the configuration it has now. */
+    void restart() {
+        limiter = RateLimiter.create(load(), "node-" + id, this::load);
+        dead = false;
+    }
+
+    @Override
+    public void close() {
+        if (!dead) {
+            limiter.close();
+        }
+        if (proxy != null) {
+            proxy.close();
+        }
+    }
+}
