@@ -1,15 +1,20 @@
 package dev.tollgate.internal.bucket;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+
 import dev.tollgate.Algorithm;
 import dev.tollgate.Limit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.RandomDistribution;
-import net.jqwik.api.Tuple;
+import org.quicktheories.core.Gen;
 
 /**
  * A random life of a rate limiter as the stores see it: two policies, two clients, two plans,
@@ -147,64 +152,59 @@ public record AccuracyScenario(Setup setup, List<Action> actions) {
 
     // ---- generators ----------------------------------------------------------------------------
 
-    static Arbitrary<LimitSpec> limits() {
-        Arbitrary<Integer> count = Arbitraries.integers().between(1, 6);
-        Arbitrary<Long> window = Arbitraries.of(1_000L, 7_000L, 100_000L, 1_000_000L, 3_000_000L, 60_000_000L);
-        Arbitrary<Integer> burst = Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just(0)),
-                Tuple.of(1, Arbitraries.integers().between(1, 8)));
-        return Combinators.combine(count, window, burst).as(LimitSpec::new);
+    static Gen<LimitSpec> limits() {
+        Gen<Integer> count = ints(1, 6);
+        Gen<Long> window = of(1_000L, 7_000L, 100_000L, 1_000_000L, 3_000_000L, 60_000_000L);
+        Gen<Integer> burst = frequency(weight(1, just(0)), weight(1, ints(1, 8)));
+        return count.zip(window, burst, LimitSpec::new);
     }
 
-    static Arbitrary<List<LimitSpec>> limitSets() {
-        Arbitrary<Integer> size = Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.just(1)), Tuple.of(3, Arbitraries.just(2)),
-                Tuple.of(1, Arbitraries.just(3)));
-        return size.flatMap(n -> limits().list().ofSize(n));
+    static Gen<List<LimitSpec>> limitSets() {
+        Gen<Integer> size = frequency(weight(6, just(1)), weight(3, just(2)), weight(1, just(3)));
+        return size.flatMap(n -> lists(limits(), n));
     }
 
-    static Arbitrary<PolicySetup> policies() {
-        Arbitrary<Algorithm> algorithm = Arbitraries.frequencyOf(Tuple.of(7, Arbitraries.just(Algorithm.TOKEN_BUCKET)),
-                Tuple.of(3, Arbitraries.just(Algorithm.SLIDING_LOG)));
-        Arbitrary<Boolean> enforcing = Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.just(true)), Tuple.of(1, Arbitraries.just(false)));
-        Arbitrary<Integer> cost = Arbitraries.integers().between(1, 3);
-        return Combinators.combine(algorithm, enforcing, cost, limitSets().list().ofSize(PLANS)).as(PolicySetup::new);
+    static Gen<PolicySetup> policies() {
+        Gen<Algorithm> algorithm = frequency(weight(7, just(Algorithm.TOKEN_BUCKET)), weight(3, just(Algorithm.SLIDING_LOG)));
+        Gen<Boolean> enforcing = frequency(weight(4, just(true)), weight(1, just(false)));
+        Gen<Integer> cost = ints(1, 3);
+        return algorithm.zip(enforcing, cost, lists(limitSets(), PLANS), PolicySetup::new);
     }
 
-    static Arbitrary<Setup> setups() {
-        return Combinators.combine(policies().list().ofSize(POLICIES),
-                Arbitraries.integers().between(0, PLANS - 1).list().ofSize(CLIENTS),
-                Arbitraries.of(false, true)).as(Setup::new);
+    static Gen<Setup> setups() {
+        return lists(policies(), POLICIES).zip(lists(ints(0, PLANS - 1), CLIENTS), bools(), Setup::new);
     }
 
-    static Arbitrary<Long> steps() {
-        return Arbitraries.frequencyOf(
-                Tuple.of(2, Arbitraries.just(0L)),
-                Tuple.of(3, Arbitraries.longs().between(1, 10)),
-                Tuple.of(5, Arbitraries.longs().between(1, 200_000)),
-                Tuple.of(5, Arbitraries.longs().between(1, 3_000_000)),
-                Tuple.of(2, Arbitraries.longs().between(1, 200_000_000)));
+    static Gen<Long> steps() {
+        return frequency(
+                weight(2, just(0L)),
+                weight(3, longs(1, 10)),
+                weight(5, longs(1, 200_000)),
+                weight(5, longs(1, 3_000_000)),
+                weight(2, longs(1, 200_000_000)));
     }
 
-    static Arbitrary<Action> anyAction() {
-        Arbitrary<Integer> client = Arbitraries.integers().between(0, CLIENTS - 1);
-        Arbitrary<Integer> policy = Arbitraries.integers().between(0, POLICIES - 1);
-        Arbitrary<Integer> mask = Arbitraries.integers().between(1, (1 << POLICIES) - 1);
-        return Arbitraries.frequencyOf(
-                Tuple.of(30, Combinators.combine(client, mask).as(Send::new)),
-                Tuple.of(12, Combinators.combine(client, mask).as(SendAndRetry::new)),
-                Tuple.of(8, Combinators.combine(client, policy).as(ProbeNext::new)),
-                Tuple.of(25, steps().map(Advance::new)),
-                Tuple.of(7, Combinators.combine(policy, Arbitraries.integers().between(0, PLANS - 1), limitSets()).as(Reload::new)),
-                Tuple.of(3, Combinators.combine(policy, Arbitraries.integers().between(0, PLANS - 1)).as(RollBack::new)),
-                Tuple.of(4, Combinators.combine(client, Arbitraries.integers().between(0, PLANS - 1)).as(ChangePlan::new)),
-                Tuple.of(4, policy.map(SwitchAlgorithm::new)),
-                Tuple.of(3, Combinators.combine(policy, Arbitraries.integers().between(1, 3)).as(SetCost::new)),
-                Tuple.of(2, Combinators.combine(policy, Arbitraries.of(true, false)).as(SetMode::new)),
-                Tuple.of(2, Arbitraries.just(new Restart())));
+    static Gen<Action> anyAction() {
+        Gen<Integer> client = ints(0, CLIENTS - 1);
+        Gen<Integer> policy = ints(0, POLICIES - 1);
+        Gen<Integer> mask = ints(1, (1 << POLICIES) - 1);
+        Gen<Integer> plan = ints(0, PLANS - 1);
+        return frequency(
+                weight(30, client.zip(mask, Send::new)),
+                weight(12, client.zip(mask, SendAndRetry::new)),
+                weight(8, client.zip(policy, ProbeNext::new)),
+                weight(25, steps().map(Advance::new)),
+                weight(7, policy.zip(plan, limitSets(), Reload::new)),
+                weight(3, policy.zip(plan, RollBack::new)),
+                weight(4, client.zip(plan, ChangePlan::new)),
+                weight(4, policy.map(SwitchAlgorithm::new)),
+                weight(3, policy.zip(ints(1, 3), SetCost::new)),
+                weight(2, policy.zip(bools(), SetMode::new)),
+                weight(2, just(new Restart())));
     }
 
-    public static Arbitrary<AccuracyScenario> scenarios(int maxActions) {
-        return Combinators.combine(setups(), anyAction().list().ofMinSize(1).ofMaxSize(maxActions)
-                        .withSizeDistribution(RandomDistribution.uniform()))
-                .as((s, a) -> new AccuracyScenario(s, new ArrayList<>(a)));
+    /** A setup and 1 to {@code maxActions} actions, the number of actions uniform in that range. */
+    public static Gen<AccuracyScenario> scenarios(int maxActions) {
+        return setups().zip(lists(anyAction(), 1, maxActions), (s, a) -> new AccuracyScenario(s, new ArrayList<>(a)));
     }
 }

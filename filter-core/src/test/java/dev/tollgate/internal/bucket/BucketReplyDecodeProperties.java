@@ -1,5 +1,12 @@
 package dev.tollgate.internal.bucket;
 
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -8,11 +15,9 @@ import dev.tollgate.LimitState;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.SourceDSL;
 
 /**
  * {@link BucketReply#decode} against a reference reading of the script's reply (four integers per
@@ -28,21 +33,32 @@ class BucketReplyDecodeProperties {
     private static final List<Limit> LIMITS = List.of(Limit.parse("10/s burst 20").get(0),
             Limit.parse("1000/min").get(0), Limit.parse("5/h burst 7").get(0), Limit.parse("1/day").get(0));
 
-    @Property(tries = 500)
-    void decodesAsTheReferenceReadsIt(@ForAll("calls") List<BucketRequest> requests, @ForAll long seed) {
+    @Test
+    void decodesAsTheReferenceReadsIt() {
+        qt(500).forAll(calls(), seeds()).checkAssert(this::decodesAsTheReferenceReadsIt);
+    }
+
+    private void decodesAsTheReferenceReadsIt(List<BucketRequest> requests, long seed) {
         long[] reply = reply(requests, seed, 0);
         assertEquals(reference(requests, reply), decode(requests, reply));
     }
 
-    @Property(tries = 200)
-    void refusesAReplyOfAnotherLength(@ForAll("calls") List<BucketRequest> requests, @ForAll long seed,
-                                      @ForAll("offsets") int offset) {
+    @Test
+    void refusesAReplyOfAnotherLength() {
+        qt(200).forAll(calls(), seeds(), offsets()).checkAssert(this::refusesAReplyOfAnotherLength);
+    }
+
+    private void refusesAReplyOfAnotherLength(List<BucketRequest> requests, long seed, int offset) {
         long[] reply = reply(requests, seed, offset);
         assertThrows(IllegalStateException.class, () -> BucketReply.decode(requests, reply));
     }
 
-    @Property(tries = 1000)
-    void decodesTheShortFormAsTheGeneralPathAnswers(@ForAll("shortCases") long[] c) {
+    @Test
+    void decodesTheShortFormAsTheGeneralPathAnswers() {
+        qt(1000).forAll(shortCases()).checkAssert(this::decodesTheShortFormAsTheGeneralPathAnswers);
+    }
+
+    private void decodesTheShortFormAsTheGeneralPathAnswers(long[] c) {
         long capacity = c[0];
         long p = c[1];
         long cost = c[2];
@@ -60,8 +76,12 @@ class BucketReplyDecodeProperties {
         assertEquals(now, BucketReply.time(reply));
     }
 
-    @Property(tries = 200)
-    void refusesAShortReplyOutOfShape(@ForAll("shortCases") long[] c, @ForAll("badShort") int bad) {
+    @Test
+    void refusesAShortReplyOutOfShape() {
+        qt(200).forAll(shortCases(), badShort()).checkAssert(this::refusesAShortReplyOutOfShape);
+    }
+
+    private void refusesAShortReplyOutOfShape(long[] c, int bad) {
         long full = c[0] * c[1];
         BucketRequest r = new BucketRequest("k", List.of(new Limit(c[0], 1, c[1], c[1], "t")), c[2], true);
         long[] reply = switch (bad) {
@@ -89,37 +109,37 @@ class BucketReplyDecodeProperties {
     }
 
     /** capacity, p, cost, after, refused, retry seed, now: burst times p up to 2^52. */
-    @Provide
-    Arbitrary<long[]> shortCases() {
-        Arbitrary<Long> p = Arbitraries.oneOf(Arbitraries.of(1L, 1_000L, 100_000L, 1_000_000L, 86_400_000_000L),
-                Arbitraries.longs().between(1, 1L << 40));
+    static Gen<long[]> shortCases() {
+        Gen<Long> p = frequency(weight(1, of(1L, 1_000L, 100_000L, 1_000_000L, 86_400_000_000L)),
+                weight(1, longs(1, 1L << 40)));
         return p.flatMap(pp -> {
             long maxCapacity = Math.max(1, (1L << 52) / pp);
-            Arbitrary<Long> capacity = Arbitraries.longs().between(1, Math.min(maxCapacity, 1_000_000_000L));
-            return capacity.flatMap(cap -> Arbitraries.longs().between(0, cap * pp).list().ofSize(2).flatMap(afters ->
-                    Arbitraries.longs().between(0, Long.MAX_VALUE).list().ofSize(2).map(seeds -> new long[] {
+            Gen<Long> capacity = longs(1, Math.min(maxCapacity, 1_000_000_000L));
+            return capacity.flatMap(cap -> lists(longs(0, cap * pp), 2).flatMap(afters ->
+                    lists(longs(0, Long.MAX_VALUE), 2).map(seeds -> new long[] {
                             cap, pp, Math.min(cap, 1 + seeds.get(0) % 5), afters.get(0), seeds.get(1) % 2,
                             afters.get(1), 1_700_000_000_000_000L + seeds.get(0) % 1_000_000_000_000L})));
-        });
+        }).describedAs(java.util.Arrays::toString);
     }
 
-    @Provide
-    Arbitrary<Integer> badShort() {
-        return Arbitraries.integers().between(0, 4);
+    static Gen<Integer> badShort() {
+        return ints(0, 4);
     }
 
-    @Provide
-    Arbitrary<List<BucketRequest>> calls() {
-        Arbitrary<BucketRequest> request = Arbitraries.of(LIMITS).list().ofMinSize(1).ofMaxSize(3)
-                .map(ls -> new BucketRequest("k", ls, 1, true));
+    static Gen<List<BucketRequest>> calls() {
+        Gen<BucketRequest> request = lists(of(LIMITS), 1, 3).map(ls -> new BucketRequest("k", ls, 1, true));
         // a call of one bucket with one limit, the usual one, half of the time
-        return Arbitraries.oneOf(request.list().ofMinSize(1).ofMaxSize(4),
-                Arbitraries.of(LIMITS).map(l -> List.of(new BucketRequest("k", List.of(l), 1, true))));
+        return frequency(weight(1, lists(request, 1, 4)),
+                weight(1, of(LIMITS).map(l -> List.of(new BucketRequest("k", List.of(l), 1, true)))));
     }
 
-    @Provide
-    Arbitrary<Integer> offsets() {
-        return Arbitraries.integers().between(-4, 4).filter(i -> i != 0);
+    /** Any long, as a seed of the reply's numbers. */
+    static Gen<Long> seeds() {
+        return SourceDSL.longs().all();
+    }
+
+    static Gen<Integer> offsets() {
+        return ints(-4, 4).assuming(i -> i != 0);
     }
 
     /** What the script answers for these requests, numbers from {@code seed}, {@code offset} integers more or fewer. */

@@ -1,6 +1,10 @@
 package dev.tollgate.internal.bucket;
 
-import dev.tollgate.internal.local.LocalStore;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,18 +12,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.Algorithm;
 import dev.tollgate.CalendarWindow;
 import dev.tollgate.Limit;
+import dev.tollgate.internal.local.LocalStore;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.LongRange;
-import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /**
  * Calendar quotas as properties against {@link CalendarModel}, a model of windows built from
@@ -29,10 +28,9 @@ import net.jqwik.api.constraints.Size;
  */
 class CalendarQuotaProperties {
 
-    @Provide
-    Arbitrary<ZoneId> zones() {
-        return Arbitraries.of("UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Sydney",
-                "Pacific/Chatham", "America/Sao_Paulo", "Asia/Tokyo", "America/St_Johns", "America/Santiago", "Asia/Beirut").map(ZoneId::of);
+    static Gen<ZoneId> zones() {
+        return of("UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Sydney",
+                "Pacific/Chatham", "America/Sao_Paulo", "Asia/Tokyo", "America/St_Johns", "America/Santiago", "Asia/Beirut").map(z -> ZoneId.of(z));
     }
 
     /** 2000 to 2040, in µs. */
@@ -45,16 +43,23 @@ class CalendarQuotaProperties {
      * (the window used to start on 31 October and end before the instant; Santiago and Beirut turn
      * their clocks back at midnight today). The same for the day.
      */
-    @Example
+    @Test
     void aMonthBegunBeforeAClockChangeTurnsTheDateBackGoesOn() {
         windowsAreTheModelsWindows(ZoneId.of("America/St_Johns"), CalendarWindow.Unit.MONTH, 1_257_046_200_000_000L);
         windowsAreTheModelsWindows(ZoneId.of("America/St_Johns"), CalendarWindow.Unit.DAY, 1_257_043_000_000_000L);
         windowsAreTheModelsWindows(ZoneId.of("America/Santiago"), CalendarWindow.Unit.DAY, 1_775_358_000_000_000L);
     }
 
-    @Property(tries = 2000)
-    void windowsAreTheModelsWindows(@ForAll("zones") ZoneId zone, @ForAll CalendarWindow.Unit unit,
-                                    @ForAll @LongRange(min = FROM, max = TO) long micros) {
+    @Test
+    void windowsAreTheModelsWindows() {
+        qt(2000).forAll(zones(), units(), longs(FROM, TO)).checkAssert(this::windowsAreTheModelsWindows);
+    }
+
+    static Gen<CalendarWindow.Unit> units() {
+        return Generate.enumValues(CalendarWindow.Unit.class);
+    }
+
+    private void windowsAreTheModelsWindows(ZoneId zone, CalendarWindow.Unit unit, long micros) {
         CalendarWindow w = new CalendarWindow(unit, zone);
         long start = w.startMicros(micros);
         long end = w.endMicros(micros);
@@ -74,20 +79,27 @@ class CalendarQuotaProperties {
     record Step(int how, long micros, long cost) {
     }
 
-    @Provide
-    Arbitrary<List<Step>> steps() {
-        Arbitrary<Step> step = net.jqwik.api.Combinators.combine(
-                Arbitraries.integers().between(0, 3),
-                Arbitraries.longs().between(0, 40L * 86_400_000_000L),
-                Arbitraries.longs().between(1, 3)).as(Step::new);
-        return step.list().ofMinSize(1).ofMaxSize(40);
+    static Gen<List<Step>> steps() {
+        Gen<Step> step = ints(0, 3).zip(longs(0, 40L * 86_400_000_000L), longs(1, 3), Step::new);
+        return lists(step, 1, 40);
     }
 
-    @Property(tries = 300)
-    void theInMemoryStoreAgreesWithTheModel(@ForAll("zones") ZoneId zone, @ForAll CalendarWindow.Unit unit,
-                                            @ForAll @IntRange(min = 1, max = 5) int capacity,
-                                            @ForAll @LongRange(min = FROM, max = TO) long start,
-                                            @ForAll("steps") @Size(min = 1) List<Step> steps) {
+    /** A calendar quota of {@code capacity} per {@code unit} in {@code zone}, and the time the steps start from. */
+    record Quota(ZoneId zone, CalendarWindow.Unit unit, int capacity, long start) {
+    }
+
+    static Gen<Quota> quotas() {
+        return zones().zip(units(), ints(1, 5), longs(FROM, TO), Quota::new);
+    }
+
+    @Test
+    void theInMemoryStoreAgreesWithTheModel() {
+        qt(300).forAll(quotas(), steps()).checkAssert((q, steps) ->
+                theInMemoryStoreAgreesWithTheModel(q.zone(), q.unit(), q.capacity(), q.start(), steps));
+    }
+
+    private void theInMemoryStoreAgreesWithTheModel(ZoneId zone, CalendarWindow.Unit unit, int capacity, long start,
+                                                    List<Step> steps) {
         AtomicLong clock = new AtomicLong(start);
         LocalStore store = new LocalStore(1_000, clock::get);
         CalendarModel model = new CalendarModel();

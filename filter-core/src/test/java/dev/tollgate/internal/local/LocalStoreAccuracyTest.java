@@ -1,18 +1,17 @@
 package dev.tollgate.internal.local;
 
+import static dev.tollgate.testing.Theories.qt;
+
 import dev.tollgate.internal.bucket.AccuracyRun;
 import dev.tollgate.internal.bucket.AccuracyScenario;
 import dev.tollgate.internal.bucket.BucketModel;
 import dev.tollgate.internal.bucket.BucketReply;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.Tally;
 import java.util.List;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.EdgeCasesMode;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * The accuracy guarantee of the in-memory store, as a property: over random sequences of
@@ -23,8 +22,19 @@ import net.jqwik.api.statistics.Statistics;
  */
 public class LocalStoreAccuracyTest {
 
-    @Property(tries = 400, edgeCases = EdgeCasesMode.NONE)
-    void theLocalStoreAgreesWithTheModelAndKeepsItsPromises(@ForAll("scenarios") AccuracyScenario scenario) {
+    @Test
+    void theLocalStoreAgreesWithTheModelAndKeepsItsPromises() {
+        Tally tally = new Tally();
+        qt(400).forAll(scenarios()).checkAssert(scenario -> theLocalStoreAgreesWithTheModelAndKeepsItsPromises(scenario, tally));
+        System.out.println("[LocalStoreAccuracyTest] " + tally);
+        // The generator must keep reaching the cases the guarantees are about.
+        tally.atLeast("a refusal", 50);
+        tally.atLeast("a Retry-After obeyed", 30);
+        tally.atLeast("a t probed", 40);
+        tally.atLeast("a debt forgiven", 5);
+    }
+
+    private void theLocalStoreAgreesWithTheModelAndKeepsItsPromises(AccuracyScenario scenario, Tally tally) {
         ManualClock clock = new ManualClock();
         AccuracyRun run = new AccuracyRun(new AccuracyRun.Target() {
             LocalStore store = new LocalStore(100_000, clock::nowMicros);
@@ -40,17 +50,13 @@ public class LocalStoreAccuracyTest {
             }
         }, clock, scenario.setup());
         run.play(scenario.actions());
-        // The generator must keep reaching the cases the guarantees are about.
-        Statistics.label("a refusal").collect(run.refusals > 0).coverage(c -> c.check(true).percentage(p -> p >= 50));
-        Statistics.label("a Retry-After obeyed").collect(run.retriesChecked > 0)
-                .coverage(c -> c.check(true).percentage(p -> p >= 30));
-        Statistics.label("a t probed").collect(run.nextsChecked > 0).coverage(c -> c.check(true).percentage(p -> p >= 40));
-        Statistics.label("a debt forgiven").collect(run.forgivenCalls > 0)
-                .coverage(c -> c.check(true).percentage(p -> p >= 5));
+        tally.count("a refusal", run.refusals > 0);
+        tally.count("a Retry-After obeyed", run.retriesChecked > 0);
+        tally.count("a t probed", run.nextsChecked > 0);
+        tally.count("a debt forgiven", run.forgivenCalls > 0);
     }
 
-    @Provide
-    Arbitrary<AccuracyScenario> scenarios() {
+    static Gen<AccuracyScenario> scenarios() {
         return AccuracyScenario.scenarios(60);
     }
 }

@@ -1,5 +1,12 @@
 package dev.tollgate.internal.local;
 
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tollgate.Limit;
@@ -7,12 +14,8 @@ import dev.tollgate.internal.bucket.BucketReply;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.testing.ManualClock;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * The in-memory store answers a call of one token bucket with one limit (nearly every request)
@@ -37,8 +40,12 @@ class OneBucketPathProperties {
     record Wait(long micros) implements Step {
     }
 
-    @Property(tries = 500)
-    void theOneBucketPathAnswersAsTheGeneralPath(@ForAll("steps") List<Step> steps) {
+    @Test
+    void theOneBucketPathAnswersAsTheGeneralPath() {
+        qt(500).forAll(steps()).checkAssert(this::theOneBucketPathAnswersAsTheGeneralPath);
+    }
+
+    private void theOneBucketPathAnswersAsTheGeneralPath(List<Step> steps) {
         ManualClock clock = new ManualClock();
         LocalStore fast = new LocalStore(1_000, clock::nowMicros);
         LocalStore model = new LocalStore(1_000, clock::nowMicros);
@@ -55,14 +62,11 @@ class OneBucketPathProperties {
         }
     }
 
-    @Provide
-    Arbitrary<List<Step>> steps() {
-        Arbitrary<String> limits = Arbitraries.oneOf(Arbitraries.of(LIMITS),
-                Arbitraries.of(LIMITS).map(l -> l + "; 5/min burst 5")); // two limits: the general path in both
-        Arbitrary<Step> call = Combinators.combine(Arbitraries.integers().between(0, 2), limits,
-                Arbitraries.longs().between(1, 4), Arbitraries.of(true, true, true, false)).as(Call::new);
-        Arbitrary<Step> wait = Arbitraries.longs().between(0, 3_000_000).map(Wait::new);
-        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(3, call), net.jqwik.api.Tuple.of(2, wait))
-                .list().ofMaxSize(60);
+    static Gen<List<Step>> steps() {
+        Gen<String> limits = frequency(weight(1, of(LIMITS)),
+                weight(1, of(LIMITS).map(l -> l + "; 5/min burst 5"))); // two limits: the general path in both
+        Gen<Step> call = ints(0, 2).zip(limits, longs(1, 4), of(true, true, true, false), Call::new);
+        Gen<Step> wait = longs(0, 3_000_000).map(Wait::new);
+        return lists(frequency(weight(3, call), weight(2, wait)), 0, 60);
     }
 }

@@ -1,25 +1,28 @@
 package dev.tollgate.internal.redis;
 
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
+
 import dev.tollgate.Algorithm;
 import dev.tollgate.Limit;
 import dev.tollgate.internal.bucket.AccuracyRun;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.bucket.Replies;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.Tally;
 import dev.tollgate.testing.TestRedis;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
-import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * Accuracy across Redis Cluster slots, where every slot is first asked without taking (the dry
@@ -30,12 +33,12 @@ class AcrossSlotsAccuracyIT {
 
     static RedisPort jedis;
 
-    @BeforeContainer
+    @BeforeAll
     static void connect() {
         jedis = JedisPort.create(RedisStoreIT.settings(TestRedis.shared()));
     }
 
-    @AfterContainer
+    @AfterAll
     static void disconnect() {
         jedis.close();
     }
@@ -53,8 +56,15 @@ class AcrossSlotsAccuracyIT {
      * entries share one microsecond), a sliding log holds exactly the requests that were admitted
      * and not refunded (issue 10, finding 9: members must be unique).
      */
-    @Property(tries = 150)
-    void aLogHoldsExactlyTheAdmittedRequestsThatWereNotRefunded(@ForAll("steps") List<Step> steps) {
+    @Test
+    void aLogHoldsExactlyTheAdmittedRequestsThatWereNotRefunded() {
+        Tally tally = new Tally();
+        qt(150).forAll(steps()).checkAssert(steps -> aLogHoldsExactlyTheAdmittedRequestsThatWereNotRefunded(steps, tally));
+        System.out.println("[AcrossSlotsAccuracyIT] " + tally);
+        tally.reached("a refund");
+    }
+
+    private void aLogHoldsExactlyTheAdmittedRequestsThatWereNotRefunded(List<Step> steps, Tally tally) {
         ManualClock clock = new ManualClock();
         String run = UUID.randomUUID().toString();
         RedisStoreAcrossSlotsIT.SlottedPort port = new RedisStoreAcrossSlotsIT.SlottedPort(jedis);
@@ -116,14 +126,14 @@ class AcrossSlotsAccuracyIT {
                         + " requests were admitted and not refunded, after: " + trace);
             }
         }
-        Statistics.label("a refund").collect(refunds > 0);
+        tally.count("a refund", refunds > 0);
     }
 
     /**
      * A request refused in the dry run still stores the capped debt of a bucket whose burst
      * shrank: otherwise its Retry-After, computed from the capped debt, would not be kept.
      */
-    @Example
+    @Test
     void theDryRunStoresTheCappedDebtSoTheRetryAfterIsKept() {
         ManualClock clock = new ManualClock();
         String run = UUID.randomUUID().toString();
@@ -153,15 +163,14 @@ class AcrossSlotsAccuracyIT {
         }
     }
 
-    @Provide
-    Arbitrary<List<Step>> steps() {
-        Arbitrary<Integer> cost = Arbitraries.integers().between(1, 3);
-        return Arbitraries.frequencyOf(
-                Tuple.of(4, cost.map(c -> new Step("log", c, 0))),
-                Tuple.of(3, cost.map(c -> new Step("both", c, 0))),
-                Tuple.of(4, cost.map(c -> new Step("both, b taken meanwhile", c, 0))),
-                Tuple.of(3, Arbitraries.just(new Step("refill b", 0, 0))),
-                Tuple.of(2, Arbitraries.longs().between(1, 30_000_000).map(t -> new Step("time", 0, t))))
-                .list().ofMinSize(1).ofMaxSize(30);
+    static Gen<List<Step>> steps() {
+        Gen<Integer> cost = ints(1, 3);
+        Gen<Step> step = frequency(
+                weight(4, cost.map(c -> new Step("log", c, 0))),
+                weight(3, cost.map(c -> new Step("both", c, 0))),
+                weight(4, cost.map(c -> new Step("both, b taken meanwhile", c, 0))),
+                weight(3, just(new Step("refill b", 0, 0))),
+                weight(2, longs(1, 30_000_000).map(t -> new Step("time", 0, t))));
+        return lists(step, 1, 30);
     }
 }

@@ -1,5 +1,12 @@
 package dev.tollgate.internal.redis;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,19 +15,13 @@ import dev.tollgate.Limit;
 import dev.tollgate.internal.bucket.BucketReply;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.bucket.Replies;
+import dev.tollgate.testing.Tally;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.EdgeCasesMode;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * {@code bucket.lua} decides a lone one-limit token bucket on a path of its own, written for speed
@@ -97,8 +98,32 @@ class BucketScriptPathsIT extends OwnRedisProperties {
     record Case(Bucket bucket, Stored stored, boolean redisClock) {
     }
 
-    @Property(tries = 400, edgeCases = EdgeCasesMode.MIXIN)
-    void theLoneBucketsPathDecidesAsTheGeneralPath(@ForAll("cases") Case c) {
+    private static final List<String> PATHS = List.of("short form", "n = 1, cost > capacity", "n > 1");
+    private static final List<String> DECISIONS = List.of("admitted", "refused, capped and written", "refused");
+    private static final List<String> KINDS = List.of("none", "tat", "frac", "old", "several", "huge", "zero-led", "zset", "text");
+
+    @Test
+    void theLoneBucketsPathDecidesAsTheGeneralPath() {
+        Tally tally = new Tally();
+        qt(400).forAll(cases()).checkAssert(c -> theLoneBucketsPathDecidesAsTheGeneralPath(c, tally));
+        System.out.println("[BucketScriptPathsIT] " + tally);
+        // each path the script takes, and each state a key can hold, was met
+        for (String path : PATHS) {
+            tally.reached("path: " + path);
+        }
+        for (String kind : KINDS) {
+            tally.reached("stored: " + kind);
+        }
+    }
+
+    /** Counts the example under {@code prefix: value} for each of the values, as reaching it when it is {@code value}. */
+    private static void collect(Tally tally, String prefix, List<String> values, String value) {
+        for (String v : values) {
+            tally.count(prefix + ": " + v, v.equals(value));
+        }
+    }
+
+    private void theLoneBucketsPathDecidesAsTheGeneralPath(Case c, Tally tally) {
         redis.command("FLUSHALL");
         String fast = "t:{a}:p";
         String general = "t:{b}:p";
@@ -158,38 +183,33 @@ class BucketScriptPathsIT extends OwnRedisProperties {
             assertEquals(generalTtl, fastTtl);
             assertEquals(generalValue, fastValue);
         }
-        Statistics.label("path").collect(shortForm ? "short form" : b.n() == 1 ? "n = 1, cost > capacity" : "n > 1");
-        Statistics.label("decision").collect(one[3] == 0 ? "admitted" : wrote ? "refused, capped and written" : "refused");
-        Statistics.label("stored").collect(c.stored().kind());
+        collect(tally, "path", PATHS, shortForm ? "short form" : b.n() == 1 ? "n = 1, cost > capacity" : "n > 1");
+        collect(tally, "decision", DECISIONS, one[3] == 0 ? "admitted" : wrote ? "refused, capped and written" : "refused");
+        collect(tally, "stored", KINDS, c.stored().kind());
     }
 
-    @Provide
-    Arbitrary<Case> cases() {
-        Arbitrary<Long> p = Arbitraries.of(1L, 1_000L, 100_000L, 1_000_000L, 999_999_937L, 100_000_000_000L);
-        Arbitrary<Long> n = Arbitraries.frequencyOf(Tuple.of(6, Arbitraries.just(1L)), Tuple.of(1, Arbitraries.just(3L)),
-                Tuple.of(1, Arbitraries.just(7L)));
-        Arbitrary<Bucket> bucket = Combinators.combine(Arbitraries.longs().between(1, 40), p, n,
-                Arbitraries.longs().between(0, 42), Arbitraries.of(true, false))
-                .as((cap, pp, nn, cost, enforcing) -> new Bucket(cap, pp, nn, Math.min(cost, cap + 2), enforcing));
-        return bucket.flatMap(b -> Combinators.combine(stored(b), Arbitraries.of(true, false))
-                .as((s, clock) -> new Case(b, s, clock)));
+    static Gen<Case> cases() {
+        Gen<Long> p = of(1L, 1_000L, 100_000L, 1_000_000L, 999_999_937L, 100_000_000_000L);
+        Gen<Long> n = frequency(weight(6, just(1L)), weight(1, just(3L)), weight(1, just(7L)));
+        Gen<Bucket> bucket = longs(1, 40).zip(p, n, longs(0, 42), bools(),
+                (cap, pp, nn, cost, enforcing) -> new Bucket(cap, pp, nn, Math.min(cost, cap + 2), enforcing));
+        return bucket.flatMap(b -> stored(b).zip(bools(), (s, clock) -> new Case(b, s, clock)));
     }
 
-    private static Arbitrary<Stored> stored(Bucket b) {
+    private static Gen<Stored> stored(Bucket b) {
         long full = b.fullMicros();
-        Arbitrary<Long> offset = Arbitraries.frequencyOf(
-                Tuple.of(2, Arbitraries.longs().between(-2, 2)),
-                Tuple.of(4, Arbitraries.longs().between(-full - 1_000_000, full)),
-                Tuple.of(2, Arbitraries.longs().between(full - b.p() / b.n() - 2, full + 2)),
-                Tuple.of(1, Arbitraries.longs().between(full, 3 * full + 10_000_000)));
-        Arbitrary<String> kind = Arbitraries.frequencyOf(
-                Tuple.of(4, Arbitraries.just("none")), Tuple.of(8, Arbitraries.just("tat")),
-                Tuple.of(3, Arbitraries.just("frac")), Tuple.of(1, Arbitraries.just("old")),
-                Tuple.of(1, Arbitraries.just("several")), Tuple.of(1, Arbitraries.just("huge")),
-                Tuple.of(1, Arbitraries.just("zero-led")), Tuple.of(1, Arbitraries.just("zset")),
-                Tuple.of(1, Arbitraries.just("text")));
-        return Combinators.combine(kind, offset, Arbitraries.longs().between(0, 20), Arbitraries.of(1L, 2L, 3L, 7L), offset)
-                .as(Stored::new);
+        Gen<Long> offset = frequency(
+                weight(2, longs(-2, 2)),
+                weight(4, longs(-full - 1_000_000, full)),
+                weight(2, longs(full - b.p() / b.n() - 2, full + 2)),
+                weight(1, longs(full, 3 * full + 10_000_000)));
+        Gen<String> kind = frequency(
+                weight(4, just("none")), weight(8, just("tat")),
+                weight(3, just("frac")), weight(1, just("old")),
+                weight(1, just("several")), weight(1, just("huge")),
+                weight(1, just("zero-led")), weight(1, just("zset")),
+                weight(1, just("text")));
+        return kind.zip(offset, longs(0, 20), of(1L, 2L, 3L, 7L), offset, Stored::new);
     }
 
     private static List<byte[]> bytes(String... values) {

@@ -1,5 +1,7 @@
 package dev.tollgate.internal.redis;
 
+import static dev.tollgate.testing.Theories.qt;
+
 import dev.tollgate.internal.bucket.AccuracyRun;
 import dev.tollgate.internal.bucket.AccuracyScenario;
 import dev.tollgate.internal.bucket.BucketModel;
@@ -7,13 +9,10 @@ import dev.tollgate.internal.bucket.BucketReply;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.local.LocalStoreAccuracyTest;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.Tally;
 import java.util.List;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.EdgeCasesMode;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * The accuracy guarantee of the Redis store on a real Redis, the same property as
@@ -25,8 +24,18 @@ import net.jqwik.api.statistics.Statistics;
  */
 class RedisStoreAccuracyIT extends OwnRedisProperties {
 
-    @Property(tries = 120, edgeCases = EdgeCasesMode.NONE)
-    void theRedisStoreAgreesWithTheModelAndKeepsItsPromises(@ForAll("scenarios") AccuracyScenario scenario) {
+    @Test
+    void theRedisStoreAgreesWithTheModelAndKeepsItsPromises() {
+        Tally tally = new Tally();
+        qt(120).forAll(scenarios()).checkAssert(scenario -> theRedisStoreAgreesWithTheModelAndKeepsItsPromises(scenario, tally));
+        System.out.println("[RedisStoreAccuracyIT] " + tally);
+        // the cases the guarantees are about: a refusal, a Retry-After sent again, a t probed
+        tally.reached("a refusal");
+        tally.reached("a Retry-After obeyed");
+        tally.reached("a t probed");
+    }
+
+    private void theRedisStoreAgreesWithTheModelAndKeepsItsPromises(AccuracyScenario scenario, Tally tally) {
         redis.command("FLUSHALL");
         ManualClock clock = new ManualClock();
         RedisStore store = new RedisStore(port, clock::nowMicros);
@@ -43,14 +52,13 @@ class RedisStoreAccuracyIT extends OwnRedisProperties {
             }
         }, clock, scenario.setup());
         run.play(scenario.actions());
-        Statistics.label("a refusal").collect(run.refusals > 0);
-        Statistics.label("a Retry-After obeyed").collect(run.retriesChecked > 0);
-        Statistics.label("a t probed").collect(run.nextsChecked > 0);
-        Statistics.label("a debt forgiven").collect(run.forgivenCalls > 0);
+        tally.count("a refusal", run.refusals > 0);
+        tally.count("a Retry-After obeyed", run.retriesChecked > 0);
+        tally.count("a t probed", run.nextsChecked > 0);
+        tally.count("a debt forgiven", run.forgivenCalls > 0);
     }
 
-    @Provide
-    Arbitrary<AccuracyScenario> scenarios() {
+    static Gen<AccuracyScenario> scenarios() {
         return AccuracyScenario.scenarios(60);
     }
 }

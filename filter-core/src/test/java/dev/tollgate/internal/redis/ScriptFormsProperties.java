@@ -1,5 +1,12 @@
 package dev.tollgate.internal.redis;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,13 +15,8 @@ import dev.tollgate.Algorithm;
 import dev.tollgate.Limit;
 import dev.tollgate.internal.bucket.BucketRequest;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * The two forms of {@code bucket.lua}'s arguments (issue 15): the short form serves exactly the
@@ -29,8 +31,12 @@ class ScriptFormsProperties {
     private static final List<String> LIMITS = List.of("10/s burst 20", "100/min", "1/day", "3/s", "0.5/s",
             "7/5min burst 9", "1/ms burst 1000000000", "1000/month calendar");
 
-    @Property(tries = 500)
-    void theShortFormServesTheLoneBucketOfNOne(@ForAll("requests") BucketRequest r) {
+    @Test
+    void theShortFormServesTheLoneBucketOfNOne() {
+        qt(500).forAll(requests()).checkAssert(this::theShortFormServesTheLoneBucketOfNOne);
+    }
+
+    private void theShortFormServesTheLoneBucketOfNOne(BucketRequest r) {
         List<String> shortForm = RedisStore.shortArguments(r);
         List<String> general = RedisStore.bucketArguments(r, 1_700_000_000_000_000L);
         assertTrue(2 + general.size() >= 9, "the general form is never as short as four: " + general);
@@ -45,9 +51,12 @@ class ScriptFormsProperties {
                 Long.toString(r.cost() * first.refillPeriodMicros())), shortForm);
     }
 
-    @Property(tries = 2000)
-    void aThousandthNeverRoundsUpToTheNextInteger(@ForAll @LongRange(min = 0, max = (1L << 53) - 1) long x,
-                                                   @ForAll @LongRange(min = 0, max = 999) long below) {
+    @Test
+    void aThousandthNeverRoundsUpToTheNextInteger() {
+        qt(2000).forAll(longs(0, (1L << 53) - 1), longs(0, 999)).checkAssert(this::aThousandthNeverRoundsUpToTheNextInteger);
+    }
+
+    private void aThousandthNeverRoundsUpToTheNextInteger(long x, long below) {
         for (long v : new long[] {x, Math.max(0, x - x % 1000 - 1 - below), (1L << 53) - 1 - below}) {
             double d = v;
             double mod = d - Math.floor(d / 1000) * 1000; // Lua 5.1's luai_nummod
@@ -56,18 +65,15 @@ class ScriptFormsProperties {
         }
     }
 
-    @Provide
-    Arbitrary<BucketRequest> requests() {
-        Arbitrary<List<Limit>> limits = Arbitraries.of(LIMITS).map(t -> Limit.parse(t).get(0)).list().ofMinSize(1).ofMaxSize(3);
-        Arbitrary<Long> cost = Arbitraries.oneOf(Arbitraries.longs().between(0, 50),
-                Arbitraries.longs().between(1, Integer.MAX_VALUE));
-        Arbitrary<BucketRequest> rate = Combinators.combine(limits, cost, Arbitraries.of(true, false),
-                Arbitraries.of(Algorithm.TOKEN_BUCKET, Algorithm.TOKEN_BUCKET, Algorithm.SLIDING_LOG, Algorithm.CALENDAR))
-                .as((ls, c, enforcing, a) -> new BucketRequest("k", a == Algorithm.CALENDAR
+    static Gen<BucketRequest> requests() {
+        Gen<List<Limit>> limits = lists(of(LIMITS).map(t -> Limit.parse(t).get(0)), 1, 3);
+        Gen<Long> cost = frequency(weight(1, longs(0, 50)), weight(1, longs(1, Integer.MAX_VALUE)));
+        Gen<BucketRequest> rate = limits.zip(cost, bools(),
+                of(Algorithm.TOKEN_BUCKET, Algorithm.TOKEN_BUCKET, Algorithm.SLIDING_LOG, Algorithm.CALENDAR),
+                (ls, c, enforcing, a) -> new BucketRequest("k", a == Algorithm.CALENDAR
                         ? List.of(Limit.parse("1000/month calendar").get(0)) : ls, c, enforcing, a));
-        Arbitrary<BucketRequest> lease = Arbitraries.of(LIMITS).map(t -> BucketRequest.lease("k", Limit.parse(t).get(0), true, "id"));
-        Arbitrary<BucketRequest> gate = Arbitraries.of(LIMITS).map(t -> BucketRequest.pauseGate("k", Limit.parse(t).get(0), true));
-        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(8, rate), net.jqwik.api.Tuple.of(1, lease),
-                net.jqwik.api.Tuple.of(1, gate));
+        Gen<BucketRequest> lease = of(LIMITS).map(t -> BucketRequest.lease("k", Limit.parse(t).get(0), true, "id"));
+        Gen<BucketRequest> gate = of(LIMITS).map(t -> BucketRequest.pauseGate("k", Limit.parse(t).get(0), true));
+        return frequency(weight(8, rate), weight(1, lease), weight(1, gate));
     }
 }
