@@ -1,5 +1,12 @@
 package dev.tollgate.internal.engine;
 
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,9 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
+import org.quicktheories.core.Gen;
 
 /**
  * Several nodes, each with its own {@link TokenLeases}, sharing one store and one clock the test
@@ -51,24 +56,27 @@ public final class LeasingNodes {
     }
 
     /** Scenarios of up to {@code maxArrivals} requests on 1 to 4 nodes. */
-    public static Arbitrary<Scenario> scenarios(int maxArrivals) {
-        Arbitrary<String> limits = Arbitraries.of("10/s burst 20", "100/s burst 50", "5/s burst 8", "1000/s burst 64",
+    public static Gen<Scenario> scenarios(int maxArrivals) {
+        Gen<String> limits = of("10/s burst 20", "100/s burst 50", "5/s burst 8", "1000/s burst 64",
                 "3/s burst 12; 40/min burst 30", "7/100ms burst 16");
-        Arbitrary<Integer> nodes = Arbitraries.integers().between(1, 4);
-        Arbitrary<Long> hold = Arbitraries.of(1_000L, 5_000L, 50_000L, 200_000L, 1_000_000L);
-        Arbitrary<Long> gaps = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(4, Arbitraries.just(0L)),
-                net.jqwik.api.Tuple.of(10, Arbitraries.longs().between(1, 2_000)),
-                net.jqwik.api.Tuple.of(4, Arbitraries.longs().between(2_000, 100_000)),
-                net.jqwik.api.Tuple.of(1, Arbitraries.longs().between(100_000, 2_000_000)));
-        return Combinators.combine(limits, nodes, hold).flatAs((l, n, h) -> {
+        Gen<Integer> nodes = ints(1, 4);
+        Gen<Long> hold = of(1_000L, 5_000L, 50_000L, 200_000L, 1_000_000L);
+        Gen<Long> gaps = frequency(
+                weight(4, just(0L)),
+                weight(10, longs(1, 2_000)),
+                weight(4, longs(2_000, 100_000)),
+                weight(1, longs(100_000, 2_000_000)));
+        // The limits, nodes and hold first (prefetch 0 and no arrivals yet), then what depends on them.
+        Gen<Scenario> heads = limits.zip(nodes, hold, (l, n, h) -> new Scenario(l, n, 0, h, List.of()));
+        return heads.flatMap(head -> {
+            String l = head.limits();
+            int n = head.nodes();
             long smallest = Limit.parse(l).stream().mapToLong(Limit::capacity).min().orElseThrow();
-            Arbitrary<Integer> prefetch = Arbitraries.integers().between(Prefetch.MIN_TOKENS, (int) smallest);
-            Arbitrary<Arrival> arrival = Combinators.combine(Arbitraries.integers().between(0, n - 1), gaps,
-                    Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(8, Arbitraries.just(1)),
-                            net.jqwik.api.Tuple.of(2, Arbitraries.integers().between(2, 3)))).as(Arrival::new);
-            return Combinators.combine(prefetch, arrival.list().ofMinSize(1).ofMaxSize(maxArrivals))
-                    .as((k, arrivals) -> new Scenario(l, n, k, h, arrivals));
+            Gen<Integer> prefetch = ints(Prefetch.MIN_TOKENS, (int) smallest);
+            Gen<Arrival> arrival = ints(0, n - 1).zip(gaps,
+                    frequency(weight(8, just(1)), weight(2, ints(2, 3))), Arrival::new);
+            return prefetch.zip(lists(arrival, 1, maxArrivals),
+                    (k, arrivals) -> new Scenario(l, n, k, head.holdMicros(), arrivals));
         });
     }
 

@@ -1,12 +1,11 @@
 package dev.tollgate.internal.engine;
 
+import static dev.tollgate.testing.Theories.qt;
+
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.ManualClock;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
+import dev.tollgate.testing.Tally;
+import org.junit.jupiter.api.Test;
 
 /**
  * Token leasing keeps the bound the README states, across nodes sharing one store (here the
@@ -16,19 +15,24 @@ import net.jqwik.api.statistics.Statistics;
  */
 class TokenLeasesProperties {
 
-    @Property(tries = 400)
-    void nodesSharingAStoreAdmitNoMoreThanTheBound(@ForAll("scenarios") LeasingNodes.Scenario scenario) {
+    @Test
+    void nodesSharingAStoreAdmitNoMoreThanTheBound() {
+        Tally tally = new Tally();
+        qt(400).forAll(LeasingNodes.scenarios(120)).checkAssert(scenario -> admitNoMoreThanTheBound(scenario, tally));
+        tally.reached("answered from a lease");
+        tally.reached("a lease the store could not give");
+        System.out.println("TokenLeasesProperties: " + tally);
+    }
+
+    private void admitNoMoreThanTheBound(LeasingNodes.Scenario scenario, Tally tally) {
         ManualClock clock = new ManualClock();
         LocalStore store = new LocalStore(1_000, clock::nowMicros);
         LeasingNodes.Run run = LeasingNodes.play(scenario, clock, store::acquire);
-        Statistics.label("answered from a lease").collect(run.leased > 0);
-        Statistics.label("a lease the store could not give").collect(run.refusedFetches > 0);
-        Statistics.label("refused").collect(run.refused > 0);
-        Statistics.label("nodes").collect(scenario.nodes());
-    }
-
-    @Provide
-    Arbitrary<LeasingNodes.Scenario> scenarios() {
-        return LeasingNodes.scenarios(120);
+        tally.count("answered from a lease", run.leased > 0);
+        tally.count("a lease the store could not give", run.refusedFetches > 0);
+        tally.count("refused", run.refused > 0);
+        for (int nodes = 1; nodes <= 4; nodes++) {
+            tally.count("nodes " + nodes, scenario.nodes() == nodes);
+        }
     }
 }

@@ -1,20 +1,19 @@
 package dev.tollgate.internal.local;
 
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Theories.qt;
+
 import dev.tollgate.Algorithm;
 import dev.tollgate.Limit;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.bucket.Replies;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.Tally;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.EdgeCasesMode;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.RandomDistribution;
-import net.jqwik.api.statistics.Statistics;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * The in-memory store's memory bound, counted rather than measured on the heap: whatever flood
@@ -36,8 +35,14 @@ class LocalStoreMemoryTest {
     record Flood(int count, long windowMicros, int clients, int requests, int cost, int stepMicros) {
     }
 
-    @Property(tries = 25, edgeCases = EdgeCasesMode.NONE)
-    void aFloodOfSlidingLogsStaysWithinItsBudget(@ForAll("floods") Flood flood) {
+    @Test
+    void aFloodOfSlidingLogsStaysWithinItsBudget() {
+        Tally tally = new Tally();
+        qt(25).forAll(floods()).checkAssert(flood -> staysWithinItsBudget(flood, tally));
+        tally.atLeast("admitted more entries than the budget", 50);
+    }
+
+    private void staysWithinItsBudget(Flood flood, Tally tally) {
         ManualClock clock = new ManualClock();
         LocalStore store = new LocalStore(MAX_KEYS, clock::nowMicros);
         List<Limit> limits = List.of(new Limit(flood.count(), flood.count(), flood.windowMicros(), flood.windowMicros(),
@@ -58,23 +63,18 @@ class LocalStoreMemoryTest {
                 }
             }
         }
-        Statistics.label("admitted more entries than the budget").collect(admitted > SLOT_BUDGET)
-                .coverage(c -> c.check(true).percentage(p -> p >= 50));
+        tally.count("admitted more entries than the budget", admitted > SLOT_BUDGET);
     }
 
-    @Provide
-    Arbitrary<Flood> floods() {
-        return Combinators.combine(
-                uniform(3_000, Algorithm.MAX_LOG_ENTRIES),
-                Arbitraries.of(1_000_000L, 60_000_000L, 3_600_000_000L),
-                uniform(100, 300),
-                uniform(0, 5),
-                uniform(100, 1_000),
-                uniform(0, 300)).as((count, window, clients, extra, cost, step) ->
-                new Flood(count, window, clients, (count + cost - 1) / cost + extra, cost, step));
-    }
-
-    private static Arbitrary<Integer> uniform(int min, int max) {
-        return Arbitraries.integers().between(min, max).withDistribution(RandomDistribution.uniform());
+    /** Uniform draws between the bounds (after its first examples, at the bounds, QuickTheories draws ints uniformly). */
+    static Gen<Flood> floods() {
+        Gen<IntFunction<Flood>> allButStep = ints(3_000, Algorithm.MAX_LOG_ENTRIES).zip(
+                of(1_000_000L, 60_000_000L, 3_600_000_000L),
+                ints(100, 300),
+                ints(0, 5),
+                ints(100, 1_000),
+                (count, window, clients, extra, cost) -> step ->
+                        new Flood(count, window, clients, (count + cost - 1) / cost + extra, cost, step));
+        return allButStep.zip(ints(0, 300), IntFunction::apply);
     }
 }

@@ -1,5 +1,12 @@
 package dev.tollgate.internal.redis;
 
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tollgate.Concurrency;
@@ -14,9 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
+import org.quicktheories.core.Gen;
 
 /**
  * The reference model of concurrency leases: per lease bucket, the multiset of live leases with
@@ -40,18 +45,19 @@ final class LeaseModel {
     record Scenario(Setup setup, List<Action> actions) {
     }
 
-    static Arbitrary<Scenario> scenarios(int maxActions) {
-        Arbitrary<Setup> setups = Combinators.combine(Arbitraries.integers().between(1, 4),
-                Arbitraries.integers().between(1, 3), Arbitraries.integers().between(1, 4),
-                Arbitraries.integers().between(1, 3), Arbitraries.integers().between(1, 30)).as(Setup::new);
-        Arbitrary<Integer> kinds = Arbitraries.frequency(net.jqwik.api.Tuple.of(6, Action.ACQUIRE),
-                net.jqwik.api.Tuple.of(2, Action.RELEASE), net.jqwik.api.Tuple.of(2, Action.ADVANCE));
-        Arbitrary<Action> actions = Combinators.combine(kinds,
-                Arbitraries.integers().between(0, 1), Arbitraries.of(true, false), Arbitraries.of(true, false),
-                Arbitraries.frequency(net.jqwik.api.Tuple.of(1, true), net.jqwik.api.Tuple.of(4, false)),
-                Arbitraries.integers().between(0, 40),
-                Arbitraries.longs().between(0, 3_000_000)).as(Action::new);
-        return Combinators.combine(setups, actions.list().ofMinSize(maxActions / 3).ofMaxSize(maxActions)).as(Scenario::new);
+    static Gen<Scenario> scenarios(int maxActions) {
+        Gen<Setup> setups = ints(1, 4).zip(ints(1, 3), ints(1, 4), ints(1, 3), ints(1, 30), Setup::new);
+        Gen<Integer> kinds = frequency(weight(6, just(Action.ACQUIRE)), weight(2, just(Action.RELEASE)),
+                weight(2, just(Action.ADVANCE)));
+        Gen<Tail> tails = frequency(weight(1, just(true)), weight(4, just(false)))
+                .zip(ints(0, 40), longs(0, 3_000_000), Tail::new);
+        Gen<Action> actions = kinds.zip(ints(0, 1), of(true, false), of(true, false), tails,
+                (kind, client, a, b, t) -> new Action(kind, client, a, b, t.rate(), t.index(), t.advanceMicros()));
+        return setups.zip(lists(actions, maxActions / 3, maxActions), Scenario::new);
+    }
+
+    /** The last three fields of an {@link Action}, drawn together (a zip takes at most five generators). */
+    private record Tail(boolean rate, int index, long advanceMicros) {
     }
 
     private final Map<String, Map<String, Long>> live = new HashMap<>();

@@ -1,30 +1,32 @@
 package dev.tollgate.internal.redis;
 
+import static dev.tollgate.testing.Theories.qt;
+
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.ManualClock;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.EdgeCasesMode;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
+import dev.tollgate.testing.Tally;
+import org.junit.jupiter.api.Test;
 
 /** The in-memory store keeps concurrency leases exactly as {@link LeaseModel} says. */
 class LocalStoreLeaseTest {
 
-    @Property(tries = 300, edgeCases = EdgeCasesMode.MIXIN)
-    void theLocalStoreHoldsLeasesAsTheModelSays(@ForAll("scenarios") LeaseModel.Scenario scenario) {
+    @Test
+    void theLocalStoreHoldsLeasesAsTheModelSays() {
+        Tally tally = new Tally();
+        qt(300).forAll(LeaseModel.scenarios(60)).checkAssert(scenario -> holdsLeasesAsTheModelSays(scenario, tally));
+        tally.reached("refused by a lease");
+        tally.reached("released");
+        tally.reached("expired");
+        System.out.println("LocalStoreLeaseTest: " + tally);
+    }
+
+    private void holdsLeasesAsTheModelSays(LeaseModel.Scenario scenario, Tally tally) {
         ManualClock clock = new ManualClock();
         LocalStore store = new LocalStore(1000, clock::nowMicros);
         LeaseModel model = new LeaseModel();
         model.play(scenario, clock, store::acquire, store::release);
-        Statistics.label("refused by a lease").collect(model.refusedByLeases > 0);
-        Statistics.label("released").collect(model.released > 0);
-        Statistics.label("expired").collect(model.expired > 0);
-    }
-
-    @Provide
-    Arbitrary<LeaseModel.Scenario> scenarios() {
-        return LeaseModel.scenarios(60);
+        tally.count("refused by a lease", model.refusedByLeases > 0);
+        tally.count("released", model.released > 0);
+        tally.count("expired", model.expired > 0);
     }
 }

@@ -1,12 +1,10 @@
 package dev.tollgate.internal.redis;
 
+import static dev.tollgate.testing.Theories.qt;
+
 import dev.tollgate.testing.ManualClock;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.EdgeCasesMode;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
+import dev.tollgate.testing.Tally;
+import org.junit.jupiter.api.Test;
 
 /**
  * Concurrency leases in a real Redis ({@code bucket.lua} algorithm {@code c}, {@code release.lua})
@@ -15,20 +13,24 @@ import net.jqwik.api.statistics.Statistics;
  */
 class RedisStoreLeaseIT extends OwnRedisProperties {
 
-    @Property(tries = 150, edgeCases = EdgeCasesMode.MIXIN)
-    void theRedisStoreHoldsLeasesAsTheModelSays(@ForAll("scenarios") LeaseModel.Scenario scenario) {
+    @Test
+    void theRedisStoreHoldsLeasesAsTheModelSays() {
+        Tally tally = new Tally();
+        qt(150).forAll(LeaseModel.scenarios(60)).checkAssert(scenario -> holdsLeasesAsTheModelSays(scenario, tally));
+        tally.reached("refused by a lease");
+        tally.reached("released");
+        tally.reached("expired");
+        System.out.println("RedisStoreLeaseIT: " + tally);
+    }
+
+    private void holdsLeasesAsTheModelSays(LeaseModel.Scenario scenario, Tally tally) {
         redis.command("FLUSHALL");
         ManualClock clock = new ManualClock();
         RedisStore store = new RedisStore(port, clock::nowMicros);
         LeaseModel model = new LeaseModel();
         model.play(scenario, clock, store::acquire, store::release);
-        Statistics.label("refused by a lease").collect(model.refusedByLeases > 0);
-        Statistics.label("released").collect(model.released > 0);
-        Statistics.label("expired").collect(model.expired > 0);
-    }
-
-    @Provide
-    Arbitrary<LeaseModel.Scenario> scenarios() {
-        return LeaseModel.scenarios(60);
+        tally.count("refused by a lease", model.refusedByLeases > 0);
+        tally.count("released", model.released > 0);
+        tally.count("expired", model.expired > 0);
     }
 }

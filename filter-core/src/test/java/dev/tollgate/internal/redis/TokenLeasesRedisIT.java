@@ -1,12 +1,11 @@
 package dev.tollgate.internal.redis;
 
+import static dev.tollgate.testing.Theories.qt;
+
 import dev.tollgate.internal.engine.LeasingNodes;
 import dev.tollgate.testing.ManualClock;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
+import dev.tollgate.testing.Tally;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code TokenLeasesProperties} against a real Redis: several nodes' token leases sharing one
@@ -15,18 +14,21 @@ import net.jqwik.api.statistics.Statistics;
  */
 class TokenLeasesRedisIT extends OwnRedisProperties {
 
-    @Property(tries = 60)
-    void nodesSharingRedisAdmitNoMoreThanTheBound(@ForAll("scenarios") LeasingNodes.Scenario scenario) {
+    @Test
+    void nodesSharingRedisAdmitNoMoreThanTheBound() {
+        Tally tally = new Tally();
+        qt(60).forAll(LeasingNodes.scenarios(80)).checkAssert(scenario -> admitNoMoreThanTheBound(scenario, tally));
+        tally.reached("answered from a lease");
+        tally.reached("a lease Redis could not give");
+        System.out.println("TokenLeasesRedisIT: " + tally);
+    }
+
+    private void admitNoMoreThanTheBound(LeasingNodes.Scenario scenario, Tally tally) {
         redis.command("FLUSHALL");
         ManualClock clock = new ManualClock();
         RedisStore store = new RedisStore(port, clock::nowMicros);
         LeasingNodes.Run run = LeasingNodes.play(scenario, clock, store::acquire);
-        Statistics.label("answered from a lease").collect(run.leased > 0);
-        Statistics.label("a lease Redis could not give").collect(run.refusedFetches > 0);
-    }
-
-    @Provide
-    Arbitrary<LeasingNodes.Scenario> scenarios() {
-        return LeasingNodes.scenarios(80);
+        tally.count("answered from a lease", run.leased > 0);
+        tally.count("a lease Redis could not give", run.refusedFetches > 0);
     }
 }
