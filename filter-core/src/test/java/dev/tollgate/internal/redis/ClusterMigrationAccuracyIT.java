@@ -1,5 +1,12 @@
 package dev.tollgate.internal.redis;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,19 +16,15 @@ import dev.tollgate.internal.bucket.BucketReply;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.RedisProcess;
+import dev.tollgate.testing.Tally;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
-import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * Requests of one client interleaved at random with the steps of its slot's migration to another
@@ -51,7 +54,7 @@ class ClusterMigrationAccuracyIT {
     static JedisPort port;
     static RedisStore store;
 
-    @BeforeContainer
+    @BeforeAll
     static void start() {
         cluster = RedisCluster.start();
         added = cluster.addMaster();
@@ -63,7 +66,7 @@ class ClusterMigrationAccuracyIT {
         store = new RedisStore(port);
     }
 
-    @AfterContainer
+    @AfterAll
     static void stop() {
         if (store != null) {
             store.close();
@@ -90,10 +93,19 @@ class ClusterMigrationAccuracyIT {
 
     enum Where { SOURCE, TARGET, NOWHERE }
 
-    @Property(tries = 30)
-    void everyRequestDuringAMigrationIsDecidedByRedisAsTheModelSays(@ForAll("steps") List<Step> drawn,
-                                                                     @ForAll @IntRange(min = 0, max = 16) int begin,
-                                                                     @ForAll boolean toTheAddedMaster) {
+    @Test
+    void everyRequestDuringAMigrationIsDecidedByRedisAsTheModelSays() {
+        Tally route = new Tally();
+        Tally migration = new Tally();
+        qt(30).forAll(steps(), ints(0, 16), bools())
+                .checkAssert((drawn, begin, toTheAddedMaster) -> decidedAsTheModelSays(drawn, begin, toTheAddedMaster, route, migration));
+        System.out.println("ClusterMigrationAccuracyIT route: " + route);
+        System.out.println("ClusterMigrationAccuracyIT migration: " + migration);
+        route.reached("TRYAGAIN, then key by key");
+        route.reached("ASK, the importing master");
+    }
+
+    private void decidedAsTheModelSays(List<Step> drawn, int begin, boolean toTheAddedMaster, Tally routes, Tally migrations) {
         List<Step> steps = new ArrayList<>(drawn);
         steps.add(begin % (steps.size() + 1), Step.BEGIN);
         String tag = UUID.randomUUID().toString();
@@ -136,7 +148,10 @@ class ClusterMigrationAccuracyIT {
                 case ONE, BOTH -> {
                     List<String> keys = s == Step.ONE ? List.of(a) : List.of(a, b);
                     String route = migrating ? route(keys, source, target) : finished ? "after the migration" : "before the migration";
-                    Statistics.label("route").collect(route.equals("TRYAGAIN") ? "TRYAGAIN, then key by key" : route);
+                    for (String r : List.of("before the migration", "the slot's master", "ASK, the importing master",
+                            "TRYAGAIN", "after the migration")) {
+                        routes.count(r.equals("TRYAGAIN") ? "TRYAGAIN, then key by key" : r, route.equals(r));
+                    }
                     List<BucketRequest> request = new ArrayList<>();
                     request.add(new BucketRequest(a, A, 1, true));
                     if (s == Step.BOTH) {
@@ -173,7 +188,9 @@ class ClusterMigrationAccuracyIT {
             moveAll(slot, source, target);
             cluster.finishMigration(slot, source, target); // leave the slot whole for the next try
         }
-        Statistics.label("migration").collect(finished ? "finished" : migrating ? "left open" : "never begun");
+        migrations.count("finished", finished);
+        migrations.count("left open", migrating);
+        migrations.count("never begun", !finished && !migrating);
     }
 
     /** The TRYAGAIN errors a node has answered so far ({@code INFO errorstats}). */
@@ -234,14 +251,13 @@ class ClusterMigrationAccuracyIT {
         throw new IllegalStateException("no other master");
     }
 
-    @Provide
-    Arbitrary<List<Step>> steps() {
-        Arbitrary<Step> step = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(5, Arbitraries.just(Step.ONE)),
-                net.jqwik.api.Tuple.of(5, Arbitraries.just(Step.BOTH)),
-                net.jqwik.api.Tuple.of(2, Arbitraries.just(Step.MOVE_A)),
-                net.jqwik.api.Tuple.of(2, Arbitraries.just(Step.MOVE_ALL)),
-                net.jqwik.api.Tuple.of(2, Arbitraries.just(Step.FINISH)));
-        return step.list().ofMinSize(4).ofMaxSize(16);
+    static Gen<List<Step>> steps() {
+        Gen<Step> step = frequency(
+                weight(5, just(Step.ONE)),
+                weight(5, just(Step.BOTH)),
+                weight(2, just(Step.MOVE_A)),
+                weight(2, just(Step.MOVE_ALL)),
+                weight(2, just(Step.FINISH)));
+        return lists(step, 4, 16);
     }
 }

@@ -1,5 +1,12 @@
 package dev.tollgate.internal.redis;
 
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -12,11 +19,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 import redis.clients.jedis.HostAndPort;
 
 /**
@@ -126,8 +130,12 @@ class ClusterNodesPropertyTest {
         }
     }
 
-    @Property(tries = 300)
-    void everyCallGetsWhatIsKeptForItsSlotsMasterInTheCacheAndRenewalsAreOneAtATimeAndSpaced(@ForAll("steps") List<Step> steps) {
+    @Test
+    void everyCallGetsWhatIsKeptForItsSlotsMasterInTheCacheAndRenewalsAreOneAtATimeAndSpaced() {
+        qt(300).forAll(steps()).checkAssert(this::everyCallGetsWhatIsKeptForItsSlotsMaster);
+    }
+
+    private void everyCallGetsWhatIsKeptForItsSlotsMaster(List<Step> steps) {
         Model model = new Model();
         Map<Object, Integer> madePerPool = new HashMap<>();
         List<Made> retired = new ArrayList<>();
@@ -217,20 +225,17 @@ class ClusterNodesPropertyTest {
         madePerPool.forEach((pool, times) -> assertEquals(1, times, "made once per pool"));
     }
 
-    @Provide
-    Arbitrary<List<Step>> steps() {
-        Arbitrary<Step> lookup = Arbitraries.integers().between(0, SLOTS - 1).map(Lookup::new);
-        Arbitrary<Step> move = Arbitraries.integers().between(0, SLOTS - 1)
-                .flatMap(s -> Arbitraries.integers().between(0, ADDRESSES.size() - 1).map(m -> new Move(s, m)));
-        Arbitrary<Step> newPool = Arbitraries.integers().between(0, ADDRESSES.size() - 1).map(NewPool::new);
-        Arbitrary<Step> forget = Arbitraries.integers().between(0, ADDRESSES.size() - 1).map(Forget::new);
-        Arbitrary<Step> redirect = Arbitraries.integers().between(0, ADDRESSES.size() - 1).map(Redirect::new);
-        Arbitrary<Step> run = Arbitraries.just(new RunRenewal());
-        Arbitrary<Step> advance = Arbitraries.longs().between(1, 150).map(Advance::new);
-        return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(8, lookup), net.jqwik.api.Tuple.of(2, redirect), net.jqwik.api.Tuple.of(2, Arbitraries.just(new Failed())),
-                net.jqwik.api.Tuple.of(2, move), net.jqwik.api.Tuple.of(1, newPool),
-                net.jqwik.api.Tuple.of(1, forget), net.jqwik.api.Tuple.of(2, run), net.jqwik.api.Tuple.of(2, advance))
-                .list().ofMaxSize(60);
+    static Gen<List<Step>> steps() {
+        Gen<Step> lookup = ints(0, SLOTS - 1).map(Lookup::new);
+        Gen<Step> move = ints(0, SLOTS - 1).zip(ints(0, ADDRESSES.size() - 1), Move::new);
+        Gen<Step> newPool = ints(0, ADDRESSES.size() - 1).map(NewPool::new);
+        Gen<Step> forget = ints(0, ADDRESSES.size() - 1).map(Forget::new);
+        Gen<Step> redirect = ints(0, ADDRESSES.size() - 1).map(Redirect::new);
+        Gen<Step> run = just(new RunRenewal());
+        Gen<Step> advance = longs(1, 150).map(Advance::new);
+        return lists(frequency(
+                weight(8, lookup), weight(2, redirect), weight(2, just(new Failed())),
+                weight(2, move), weight(1, newPool),
+                weight(1, forget), weight(2, run), weight(2, advance)), 0, 60);
     }
 }

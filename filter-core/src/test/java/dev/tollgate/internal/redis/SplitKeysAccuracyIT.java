@@ -1,5 +1,12 @@
 package dev.tollgate.internal.redis;
 
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,20 +19,16 @@ import dev.tollgate.internal.bucket.BucketReply;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.bucket.Replies;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.Tally;
 import dev.tollgate.testing.TestRedis;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
-import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * A request of one Cluster slot whose keys a slot migration keeps apart ({@code TRYAGAIN} after
@@ -39,12 +42,12 @@ class SplitKeysAccuracyIT {
 
     static RedisPort jedis;
 
-    @BeforeContainer
+    @BeforeAll
     static void connect() {
         jedis = JedisPort.create(RedisStoreIT.settings(TestRedis.shared()));
     }
 
-    @AfterContainer
+    @AfterAll
     static void disconnect() {
         jedis.close();
     }
@@ -146,10 +149,17 @@ class SplitKeysAccuracyIT {
     private static final List<List<Limit>> LIMITS = List.of(
             Limit.parse("5/s burst 5"), Limit.parse("3/min"), Limit.parse("10/h burst 4; 2/s burst 2"), Limit.parse("7/s"));
 
-    @Property(tries = 60)
-    void aRequestDecidedKeyByKeyGetsExactlyTheRepliesOfOneAtomicCall(@ForAll("steps") List<Step> steps,
-                                                                      @ForAll("algorithms") List<Algorithm> algorithms,
-                                                                      @ForAll("limits") List<Integer> limits) {
+    @Test
+    void aRequestDecidedKeyByKeyGetsExactlyTheRepliesOfOneAtomicCall() {
+        Tally tally = new Tally();
+        qt(60).forAll(steps(), algorithms(), limits())
+                .checkAssert((steps, algorithms, limits) -> aRequestDecidedKeyByKeyIsRepliedAsOneAtomicCall(steps, algorithms, limits, tally));
+        System.out.println("SplitKeysAccuracyIT admitted: " + tally);
+        tally.reached("some admitted");
+    }
+
+    private void aRequestDecidedKeyByKeyIsRepliedAsOneAtomicCall(List<Step> steps, List<Algorithm> algorithms, List<Integer> limits,
+                                                                Tally tally) {
         ManualClock clock = new ManualClock();
         String run = UUID.randomUUID().toString();
         SplittingPort port = new SplittingPort(jedis);
@@ -182,14 +192,14 @@ class SplitKeysAccuracyIT {
             trace.add(admits ? "admitted" : "refused");
             admitted += admits ? 1 : 0;
         }
-        Statistics.label("admitted").collect(admitted == 0 ? "none" : "some");
+        tally.count("some admitted", admitted > 0);
     }
 
     /**
      * A key taken by another request between the dry runs and the take: the request is refused,
      * and the key that took first is refunded exactly, key by key as it was taken.
      */
-    @Example
+    @Test
     void aKeyThatRefusesAtItsTakeHasTheKeysThatTookRefunded() {
         ManualClock clock = new ManualClock();
         String run = UUID.randomUUID().toString();
@@ -210,7 +220,7 @@ class SplitKeysAccuracyIT {
     }
 
     /** A single key refused as split (no port does so) cannot be split further: thrown, no verdict. */
-    @Example
+    @Test
     void aSingleKeyRefusedAsSplitIsThrown() {
         SplittingPort port = new SplittingPort(jedis) {
             @Override
@@ -226,7 +236,7 @@ class SplitKeysAccuracyIT {
     }
 
     /** Releasing leases of one slot whose keys are kept apart releases them one by one. */
-    @Example
+    @Test
     void leasesOfKeysKeptApartAreReleasedOneByOne() {
         SplittingPort port = new SplittingPort(jedis);
         RedisStore split = new RedisStore(port, new ManualClock()::nowMicros);
@@ -247,26 +257,24 @@ class SplitKeysAccuracyIT {
                 BucketRequest.lease("split:{" + run + "}:b:c", limit, true, "b-" + id));
     }
 
-    @Provide
-    Arbitrary<List<Step>> steps() {
-        Arbitrary<Step> request = Arbitraries.integers().between(0, 2).set().ofMinSize(2).ofMaxSize(3)
-                .flatMap(set -> {
-                    List<Integer> keys = new ArrayList<>(set);
-                    return Arbitraries.integers().between(1, 3).list().ofSize(keys.size())
-                            .map(costs -> new Step(keys, costs, 0));
-                });
-        Arbitrary<Step> tick = Arbitraries.longs().between(1, 3_000_000).map(m -> new Step(List.of(), List.of(), m));
-        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(4, request), net.jqwik.api.Tuple.of(1, tick))
-                .list().ofMinSize(1).ofMaxSize(25);
+    /**
+     * A request of 2 or 3 distinct keys of the three, in any order (the key-by-key path asks and
+     * takes them in the request's order), with a cost of 1 to 3 each; or a step of the clock.
+     */
+    static Gen<List<Step>> steps() {
+        List<List<Integer>> orders = List.of(List.of(0, 1, 2), List.of(0, 2, 1), List.of(1, 0, 2),
+                List.of(1, 2, 0), List.of(2, 0, 1), List.of(2, 1, 0));
+        Gen<List<Integer>> keys = ints(2, 3).zip(of(orders), (size, order) -> order.subList(0, size));
+        Gen<Step> request = keys.flatMap(k -> lists(ints(1, 3), k.size()).map(costs -> new Step(k, costs, 0)));
+        Gen<Step> tick = longs(1, 3_000_000).map(m -> new Step(List.of(), List.of(), m));
+        return lists(frequency(weight(4, request), weight(1, tick)), 1, 25);
     }
 
-    @Provide
-    Arbitrary<List<Algorithm>> algorithms() {
-        return Arbitraries.of(Algorithm.TOKEN_BUCKET, Algorithm.SLIDING_LOG).list().ofSize(3);
+    static Gen<List<Algorithm>> algorithms() {
+        return lists(of(Algorithm.TOKEN_BUCKET, Algorithm.SLIDING_LOG), 3);
     }
 
-    @Provide
-    Arbitrary<List<Integer>> limits() {
-        return Arbitraries.integers().between(0, LIMITS.size() - 1).list().ofSize(3);
+    static Gen<List<Integer>> limits() {
+        return lists(ints(0, LIMITS.size() - 1), 3);
     }
 }
