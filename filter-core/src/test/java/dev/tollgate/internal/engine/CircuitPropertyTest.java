@@ -1,5 +1,13 @@
 package dev.tollgate.internal.engine;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,16 +21,10 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * The circuit's liveness, over random interleavings of several callers: calls that succeed, fail,
@@ -36,12 +38,12 @@ class CircuitPropertyTest {
     /** Held, so that the level set below stays: thousands of generated outages would each log twice. */
     static final Logger REDIS_LOG = Logger.getLogger("dev.tollgate.redis");
 
-    @BeforeContainer
+    @BeforeAll
     static void quiet() {
         REDIS_LOG.setLevel(Level.OFF);
     }
 
-    @AfterContainer
+    @AfterAll
     static void loud() {
         REDIS_LOG.setLevel(null);
     }
@@ -242,19 +244,25 @@ class CircuitPropertyTest {
         }
     }
 
-    @Provide
-    Arbitrary<List<Step>> histories() {
-        Arbitrary<Integer> caller = Arbitraries.integers().between(0, CALLERS - 1);
-        Arbitrary<Step> begin = caller.map(Begin::new);
-        Arbitrary<Step> end = Combinators.combine(caller, Arbitraries.of(Outcome.class)).as(End::new);
-        Arbitrary<Step> lose = caller.map(Lose::new);
-        Arbitrary<Step> advance = Arbitraries.longs().between(0, 2_500).map(Advance::new);
-        return Arbitraries.frequencyOf(
-                        net.jqwik.api.Tuple.of(4, begin),
-                        net.jqwik.api.Tuple.of(4, end),
-                        net.jqwik.api.Tuple.of(1, lose),
-                        net.jqwik.api.Tuple.of(3, advance))
-                .list().ofMaxSize(60);
+    static Gen<List<Step>> histories() {
+        Gen<Integer> caller = ints(0, CALLERS - 1);
+        Gen<Step> begin = caller.map(Begin::new);
+        Gen<Step> end = caller.zip(of(Outcome.values()), End::new);
+        Gen<Step> lose = caller.map(Lose::new);
+        Gen<Step> advance = longs(0, 2_500).map(Advance::new);
+        return lists(frequency(
+                        weight(4, begin),
+                        weight(4, end),
+                        weight(1, lose),
+                        weight(3, advance)), 0, 60);
+    }
+
+    static Gen<Integer> thresholds() {
+        return ints(1, 4);
+    }
+
+    static Gen<List<Outcome>> inFlightEnds() {
+        return lists(of(Outcome.values()), CALLERS);
     }
 
     /**
@@ -262,12 +270,14 @@ class CircuitPropertyTest {
      * asked before may still fail) or never, one open period passes, and then the next call is
      * allowed and, when it succeeds, the circuit is closed.
      */
-    @Property(tries = 400)
-    void onceRedisAnswersTheCircuitClosesWithinOneOpenPeriodAndOneCall(
-            @ForAll("histories") List<Step> history,
-            @ForAll @IntRange(min = 1, max = 4) int threshold,
-            @ForAll boolean startsOpen,
-            @ForAll @Size(CALLERS) List<Outcome> inFlightEnd) {
+    @Test
+    void onceRedisAnswersTheCircuitClosesWithinOneOpenPeriodAndOneCall() {
+        qt(400).forAll(histories(), thresholds(), bools(), inFlightEnds())
+                .checkAssert(this::onceRedisAnswersTheCircuitClosesWithinOneOpenPeriodAndOneCall);
+    }
+
+    private void onceRedisAnswersTheCircuitClosesWithinOneOpenPeriodAndOneCall(
+            List<Step> history, int threshold, boolean startsOpen, List<Outcome> inFlightEnd) {
         Run run = new Run(threshold, startsOpen, false);
         history.forEach(run::apply);
         for (int c = 0; c < CALLERS; c++) {
@@ -281,11 +291,13 @@ class CircuitPropertyTest {
     }
 
     /** Every step follows the reference state machine, and at most one probe is in flight at a time. */
-    @Property(tries = 400)
-    void transitionsFollowTheReferenceModelWithOneProbeAtATime(
-            @ForAll("histories") List<Step> history,
-            @ForAll @IntRange(min = 1, max = 4) int threshold,
-            @ForAll boolean startsOpen) {
+    @Test
+    void transitionsFollowTheReferenceModelWithOneProbeAtATime() {
+        qt(400).forAll(histories(), thresholds(), bools())
+                .checkAssert(this::transitionsFollowTheReferenceModelWithOneProbeAtATime);
+    }
+
+    private void transitionsFollowTheReferenceModelWithOneProbeAtATime(List<Step> history, int threshold, boolean startsOpen) {
         Run run = new Run(threshold, startsOpen, true);
         history.forEach(run::apply);
     }

@@ -1,5 +1,12 @@
 package dev.tollgate.internal.redis;
 
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -12,15 +19,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * The pipeline's liveness, with callers on real threads run one at a time by a scheduler that
@@ -288,19 +288,29 @@ class AutoPipelinePropertyTest {
         }
     }
 
-    @Provide
-    Arbitrary<List<Caller>> callers() {
-        Arbitrary<Long> start = Arbitraries.longs().between(0, 150);
-        Arbitrary<Long> budget = Arbitraries.longs().between(1, 200);
-        return Combinators.combine(start, budget).as(Caller::new).list().ofMinSize(1).ofMaxSize(8);
+    /** The pipeline's bounds: how many leads, the batch size, the time a leader needs. */
+    record Bounds(int leaders, int maxBatch, int leadMs) {
     }
 
-    @Provide
-    Arbitrary<List<Long>> roundTrips() {
-        Arbitrary<Long> rtt = Arbitraries.frequencyOf(
-                Tuple.of(3, Arbitraries.longs().between(0, 250).map(ms -> ms * MS)),
-                Tuple.of(1, Arbitraries.just(HUNG)));
-        return rtt.list().ofMinSize(1).ofMaxSize(6);
+    static Gen<List<Caller>> callers() {
+        Gen<Long> start = longs(0, 150);
+        Gen<Long> budget = longs(1, 200);
+        return lists(start.zip(budget, Caller::new), 1, 8);
+    }
+
+    static Gen<List<Long>> roundTrips() {
+        Gen<Long> rtt = frequency(
+                weight(3, longs(0, 250).map(ms -> ms * MS)),
+                weight(1, just(HUNG)));
+        return lists(rtt, 1, 6);
+    }
+
+    static Gen<Bounds> bounds() {
+        return ints(1, 3).zip(ints(1, 4), ints(0, 60), Bounds::new);
+    }
+
+    static Gen<List<Integer>> choices() {
+        return lists(ints(0, 7), 0, 30);
     }
 
     /**
@@ -310,14 +320,17 @@ class AutoPipelinePropertyTest {
      * and its caller may lead, and each caller gets its own reply, or the failure of a batch that
      * carried its command, or {@link RedisPort.BusyException} for a command never sent.
      */
-    @Property(tries = 500)
-    void everyCallerReturnsByItsDeadlineAndNoneSpins(
-            @ForAll("callers") List<Caller> callers,
-            @ForAll("roundTrips") List<Long> roundTrips,
-            @ForAll @IntRange(min = 1, max = 3) int leaders,
-            @ForAll @IntRange(min = 1, max = 4) int maxBatch,
-            @ForAll @IntRange(min = 0, max = 60) int leadMs,
-            @ForAll @Size(max = 30) List<@IntRange(min = 0, max = 7) Integer> choices) {
+    @Test
+    void everyCallerReturnsByItsDeadlineAndNoneSpins() {
+        qt(500).forAll(callers(), roundTrips(), bounds(), choices())
+                .checkAssert(this::everyCallerReturnsByItsDeadlineAndNoneSpins);
+    }
+
+    private void everyCallerReturnsByItsDeadlineAndNoneSpins(List<Caller> callers, List<Long> roundTrips, Bounds bounds,
+                                                             List<Integer> choices) {
+        int leaders = bounds.leaders();
+        int maxBatch = bounds.maxBatch();
+        int leadMs = bounds.leadMs();
         Simulation sim = new Simulation(roundTrips, choices, leadMs * MS);
         sim.pipeline = new AutoPipeline<>(leaders, maxBatch, leadMs * MS, sim, sim::nanoTime, sim);
         sim.run(callers);

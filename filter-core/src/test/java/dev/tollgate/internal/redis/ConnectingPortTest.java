@@ -1,5 +1,8 @@
 package dev.tollgate.internal.redis;
 
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,12 +18,8 @@ import java.util.function.Supplier;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * {@link ConnectingPort} with a fake underlying port and an executor the test runs by hand: no
@@ -197,9 +196,8 @@ class ConnectingPortTest {
         assertTrue(f.made.get(0).closed);
     }
 
-    @Provide
-    Arbitrary<List<String>> outcomes() {
-        return Arbitraries.of("down", "5.0.14", "6.0.0", "7.0.15").list().ofMaxSize(8);
+    static Gen<List<String>> outcomes() {
+        return lists(of("down", "5.0.14", "6.0.0", "7.0.15"), 0, 8);
     }
 
     /**
@@ -209,9 +207,12 @@ class ConnectingPortTest {
      * run when the test says; a call fails until an attempt has made a port of version 6 or later,
      * which is then kept. Every other port made is closed, and close closes the kept one.
      */
-    @Property(tries = 300)
-    void callsSucceedExactlyAsTheModelSaysAndNoPortLeaks(@ForAll("outcomes") List<String> outcomes,
-                                                         @ForAll("steps") List<Boolean> callOrRun) {
+    @Test
+    void callsSucceedExactlyAsTheModelSaysAndNoPortLeaks() {
+        qt(300).forAll(outcomes(), steps()).checkAssert(this::callsSucceedExactlyAsTheModelSaysAndNoPortLeaks);
+    }
+
+    private void callsSucceedExactlyAsTheModelSaysAndNoPortLeaks(List<String> outcomes, List<Boolean> callOrRun) {
         Factory f = new Factory(outcomes.toArray(new String[0]));
         HeldAttempts attempts = new HeldAttempts();
         ConnectingPort p = port(f, attempts);
@@ -260,9 +261,8 @@ class ConnectingPortTest {
         return !outcome.equals("down") && RedisVersion.atLeast(outcome, RedisVersion.MINIMUM);
     }
 
-    @Provide
-    Arbitrary<List<Boolean>> steps() {
-        return Arbitraries.of(true, false).list().ofMaxSize(12);
+    static Gen<List<Boolean>> steps() {
+        return lists(of(true, false), 0, 12);
     }
 
     static Handler capture(List<String> into) {

@@ -1,5 +1,9 @@
 package dev.tollgate.internal.redis;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -17,14 +21,9 @@ import java.time.Duration;
 import java.util.List;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.From;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.SourceDSL;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
@@ -93,9 +92,8 @@ class RedisTlsTest {
     }
 
     /** A failure that is not TLS's: a chain of these, in causes and suppressed failures. */
-    @Provide
-    Arbitrary<Throwable> notTls() {
-        return Arbitraries.of(new ConnectException("Connection refused"), new SocketTimeoutException("Read timed out"),
+    static Gen<Throwable> notTls() {
+        return of(new ConnectException("Connection refused"), new SocketTimeoutException("Read timed out"),
                 new SocketException("Broken pipe"), new JedisConnectionException("Unexpected end of stream."),
                 new IllegalStateException("certificate_required, but not from TLS"), new CertificateException("expired"));
     }
@@ -105,9 +103,12 @@ class RedisTlsTest {
      * hides another failure. One that a certificate path caused, wherever it sits in the chain, is
      * told as "not trusted". Reference model: the chain's failures as a list.
      */
-    @Property(tries = 300)
-    void onlyTlsFailuresAreRetold(@ForAll @Size(min = 1, max = 6) List<@From("notTls") Throwable> chain,
-                                  @ForAll boolean suppressed, @ForAll int at) {
+    @Test
+    void onlyTlsFailuresAreRetold() {
+        qt(300).forAll(lists(notTls(), 1, 6), bools(), SourceDSL.integers().all()).checkAssert(this::onlyTlsFailuresAreRetold);
+    }
+
+    private void onlyTlsFailuresAreRetold(List<Throwable> chain, boolean suppressed, int at) {
         RuntimeException top = new JedisConnectionException("top");
         Throwable tail = top;
         for (Throwable t : chain) {

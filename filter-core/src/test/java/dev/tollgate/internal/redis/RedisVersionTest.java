@@ -1,5 +1,10 @@
 package dev.tollgate.internal.redis;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,13 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * Reading {@code redis_version} out of {@code INFO server}, and comparing versions, against a
@@ -41,14 +41,12 @@ class RedisVersionTest {
         return String.join(".", parts);
     }
 
-    @Provide
-    Arbitrary<List<Integer>> versions() {
-        return Arbitraries.integers().between(0, 12).list().ofMinSize(1).ofMaxSize(4);
+    static Gen<List<Integer>> versions() {
+        return lists(ints(0, 12), 1, 4);
     }
 
-    @Provide
-    Arbitrary<String> labels() {
-        return Arbitraries.of("", "", "-rc1", "-beta", "+build.7");
+    static Gen<String> labels() {
+        return of("", "", "-rc1", "-beta", "+build.7");
     }
 
     /** Other fields of a real INFO server reply, some of which end in "version". */
@@ -56,26 +54,34 @@ class RedisVersionTest {
             "redis_build_id:ae4d7c971a948f0", "redis_mode:standalone", "os:Linux 6.1.0 x86_64", "gcc_version:12.2.0",
             "valkey_version:8.0.1", "server_name:valkey", "process_id:1", "tcp_port:6379", "");
 
-    @Property(tries = 300)
-    void theVersionIsReadFromInfoWhereverItsLineIs(@ForAll("versions") List<Integer> v, @ForAll("labels") String label,
-                                                  @ForAll @IntRange(min = 0, max = 11) int at,
-                                                  @ForAll boolean crlf) {
+    @Test
+    void theVersionIsReadFromInfoWhereverItsLineIs() {
+        qt(300).forAll(versions(), labels(), ints(0, 11), bools()).checkAssert(this::theVersionIsReadFromInfoWhereverItsLineIs);
+    }
+
+    private void theVersionIsReadFromInfoWhereverItsLineIs(List<Integer> v, String label, int at, boolean crlf) {
         List<String> lines = new ArrayList<>(OTHER_LINES);
         lines.add(at, "redis_version:" + text(v) + label);
         String info = String.join(crlf ? "\r\n" : "\n", lines);
         assertEquals(text(v) + label, RedisVersion.fromInfo(info));
     }
 
-    @Property(tries = 500)
-    void aVersionIsAtLeastAnotherExactlyWhenTheModelSaysSo(@ForAll("versions") List<Integer> v,
-                                                          @ForAll("versions") List<Integer> minimum,
-                                                          @ForAll("labels") String label) {
+    @Test
+    void aVersionIsAtLeastAnotherExactlyWhenTheModelSaysSo() {
+        qt(500).forAll(versions(), versions(), labels()).checkAssert(this::aVersionIsAtLeastAnotherExactlyWhenTheModelSaysSo);
+    }
+
+    private void aVersionIsAtLeastAnotherExactlyWhenTheModelSaysSo(List<Integer> v, List<Integer> minimum, String label) {
         assertEquals(compare(v, minimum) >= 0, RedisVersion.atLeast(text(v) + label, text(minimum)),
                 text(v) + label + " vs " + text(minimum));
     }
 
-    @Property(tries = 300)
-    void requireRefusesExactlyTheVersionsBelowTheMinimumNamingVersionAndMinimum(@ForAll("versions") List<Integer> v) {
+    @Test
+    void requireRefusesExactlyTheVersionsBelowTheMinimumNamingVersionAndMinimum() {
+        qt(300).forAll(versions()).checkAssert(this::requireRefusesExactlyTheVersionsBelowTheMinimumNamingVersionAndMinimum);
+    }
+
+    private void requireRefusesExactlyTheVersionsBelowTheMinimumNamingVersionAndMinimum(List<Integer> v) {
         String version = text(v);
         if (compare(v, List.of(6, 0, 0)) >= 0) {
             assertDoesNotThrow(() -> RedisVersion.require(version, "redis://h:1"));
