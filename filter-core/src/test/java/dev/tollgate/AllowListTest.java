@@ -1,5 +1,12 @@
 package dev.tollgate;
 
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,16 +18,13 @@ import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /**
  * {@code tollgate.allow-list}: any mix of addresses, ranges, principals and roles (principals or
@@ -82,20 +86,19 @@ class AllowListTest {
     /** Few names and a small address space, so that generated clients are often listed. */
     static final List<String> NAMES = List.of("alice", "bob", "ops", "svc.monitor", "admin@corp", "x-y_z");
 
-    @Provide
-    Arbitrary<List<Entry>> entries() {
-        Arbitrary<String> name = Arbitraries.of(NAMES);
-        Arbitrary<Entry> principal = name.map(Principal::new);
-        Arbitrary<Entry> role = name.map(Role::new);
-        Arbitrary<Entry> range = Combinators.combine(Arbitraries.integers().between(0, 0xFFFF),
-                Arbitraries.integers().between(16, 32)).as((low, prefix) -> new Range(0x0A00_0000 | low, prefix));
-        return Arbitraries.oneOf(principal, role, range).list().ofMinSize(1).ofMaxSize(5);
+    static Gen<List<Entry>> entries() {
+        Gen<String> name = of(NAMES);
+        Gen<Entry> principal = name.map(Principal::new);
+        Gen<Entry> role = name.map(Role::new);
+        Gen<Entry> range = ints(0, 0xFFFF).zip(ints(16, 32), (low, prefix) -> new Range(0x0A00_0000 | low, prefix));
+        return lists(Generate.oneOf(principal, role, range), 1, 5);
     }
 
-    @Provide
-    Arbitrary<Client> clients() {
-        return Combinators.combine(Arbitraries.integers().between(0, 0xFFFF).map(low -> 0x0A00_0000 | low),
-                Arbitraries.of(NAMES).injectNull(0.3), Arbitraries.of(NAMES).set().ofMaxSize(3)).as(Client::new);
+    /** A client: an address of 10.0.0.0/16, a principal 70% of the time, and a set of up to 3 roles. */
+    static Gen<Client> clients() {
+        Gen<String> principal = frequency(weight(3, just((String) null)), weight(7, of(NAMES)));
+        Gen<Set<String>> roles = lists(of(NAMES), 0, 3).map(l -> (Set<String>) new LinkedHashSet<>(l));
+        return ints(0, 0xFFFF).map(low -> 0x0A00_0000 | low).zip(principal, roles, Client::new);
     }
 
     static TollgateConfig load(String allowList) {
@@ -105,9 +108,12 @@ class AllowListTest {
                 "tollgate.metrics", "none"))), null);
     }
 
-    @Property(tries = 300)
-    void anyListLoadsAndLetsThroughExactlyTheClientsItLists(@ForAll("entries") List<Entry> entries,
-                                                            @ForAll("clients") Client client) {
+    @Test
+    void anyListLoadsAndLetsThroughExactlyTheClientsItLists() {
+        qt(300).forAll(entries(), clients()).checkAssert(this::anyListLoadsAndLetsThroughExactlyTheClientsItLists);
+    }
+
+    private void anyListLoadsAndLetsThroughExactlyTheClientsItLists(List<Entry> entries, Client client) {
         List<String> texts = new ArrayList<>();
         entries.forEach(e -> texts.add(e.text()));
         TollgateConfig config = load(String.join(", ", texts));

@@ -1,5 +1,13 @@
 package dev.tollgate;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,14 +21,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
 
 /**
  * The deny cache is never stricter than Redis: a node that remembers refusals answers exactly
@@ -64,14 +67,18 @@ class DenyCacheProperties {
      * own bucket, so a cached refusal is still the answer to the question the store answered: the
      * same verdict, and the store's longest wait whenever both know the same refusing policies.
      */
-    @Property(tries = 300)
-    void aCachedRefusalIsAlwaysWhatTheStoreWouldAnswer(@ForAll("steps") List<Step> steps) {
-        run(steps);
+    @Test
+    void aCachedRefusalIsAlwaysWhatTheStoreWouldAnswer() {
+        qt(300).forAll(steps()).checkAssert(this::run);
     }
 
     /** Each client keeps its plan: the same promise, with the generator's effort on reloads and waits. */
-    @Property(tries = 300)
-    void withOnePlanPerClientTheCacheAnswersTheStoresLongestWait(@ForAll("steps") List<Step> steps) {
+    @Test
+    void withOnePlanPerClientTheCacheAnswersTheStoresLongestWait() {
+        qt(300).forAll(steps()).checkAssert(this::withOnePlanPerClientTheCacheAnswersTheStoresLongestWait);
+    }
+
+    private void withOnePlanPerClientTheCacheAnswersTheStoresLongestWait(List<Step> steps) {
         List<Step> fixedPlans = steps.stream()
                 .map(s -> s instanceof Ask a ? new Ask(a.client(), a.client().endsWith(".1"), a.both()) : s)
                 .collect(Collectors.toList());
@@ -85,7 +92,7 @@ class DenyCacheProperties {
      * other, whose cache had answered, still counted them after the reload (DENY against ALLOW).
      * Now a log drops them only when it takes.
      */
-    @Example
+    @Test
     void aReloadThatLengthensASlidingWindowFindsTheSameLogOnBothNodes() {
         String a = "192.0.2.1";
         run(List.of(
@@ -165,21 +172,16 @@ class DenyCacheProperties {
                 () -> clock.nowMicros() * 1_000L, null, "deny-cache-property", load);
     }
 
-    @Provide
-    Arbitrary<List<Step>> steps() {
-        Arbitrary<Step> ask = Combinators.combine(Arbitraries.of("192.0.2.1", "192.0.2.2"), Arbitraries.of(true, false),
-                Arbitraries.of(true, false)).as(Ask::new);
-        Arbitrary<Step> wait = Arbitraries.frequencyOf(Tuple.of(5, Arbitraries.longs().between(1, 3_000_000)),
-                Tuple.of(1, Arbitraries.longs().between(3_000_000, 70_000_000))).map(Wait::new);
-        Arbitrary<List<String>> plans = Arbitraries.of(ONE_LIMIT, TWO_LIMITS)
-                .flatMap(sets -> Arbitraries.of(sets).list().ofSize(2));
-        Arbitrary<Tuple.Tuple2<String, String>> global = Arbitraries.frequencyOf(
-                Tuple.of(2, Arbitraries.of(LIMITS).map(l -> Tuple.of(l, "token-bucket"))),
-                Tuple.of(1, Arbitraries.of(LOG_LIMITS).map(l -> Tuple.of(l, "sliding-log"))));
-        Arbitrary<Step> reload = Combinators.combine(plans, global, Arbitraries.integers().between(1, 2))
-                .as((byPlan, g, cost) -> new Reload(byPlan.get(0), byPlan.get(1), g.get1(), cost, g.get2()));
-        return Arbitraries.frequencyOf(
-                Tuple.of(12, ask), Tuple.of(4, wait), Tuple.of(1, reload))
-                .list().ofMinSize(1).ofMaxSize(60);
+    static Gen<List<Step>> steps() {
+        Gen<Step> ask = of("192.0.2.1", "192.0.2.2").zip(bools(), bools(), Ask::new);
+        Gen<Step> wait = frequency(weight(5, longs(1, 3_000_000)),
+                weight(1, longs(3_000_000, 70_000_000))).map(Wait::new);
+        Gen<List<String>> plans = of(ONE_LIMIT, TWO_LIMITS).flatMap(sets -> lists(of(sets), 2));
+        Gen<Pair<String, String>> global = frequency(
+                weight(2, of(LIMITS).map(l -> Pair.of(l, "token-bucket"))),
+                weight(1, of(LOG_LIMITS).map(l -> Pair.of(l, "sliding-log"))));
+        Gen<Step> reload = plans.zip(global, ints(1, 2),
+                (byPlan, g, cost) -> new Reload(byPlan.get(0), byPlan.get(1), g._1, cost, g._2));
+        return lists(frequency(weight(12, ask), weight(4, wait), weight(1, reload)), 1, 60);
     }
 }

@@ -1,5 +1,13 @@
 package dev.tollgate;
 
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,18 +19,14 @@ import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.internal.redis.RedisPort;
 import dev.tollgate.testing.FailingStore;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.Tally;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
-import net.jqwik.api.Tuple;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * Failure mode {@code local} on one node: a request decided by this node's memory (Redis slow,
@@ -50,25 +54,22 @@ class LocalFallbackProperties {
     record Step(Kind kind, long advanceMicros) {
     }
 
-    @Provide
-    Arbitrary<String> limits() {
-        return Arbitraries.of("10/s burst 20", "5/s burst 8", "3/s burst 12; 40/min burst 30", "7/100ms burst 16",
+    static Gen<String> limits() {
+        return of("10/s burst 20", "5/s burst 8", "3/s burst 12; 40/min burst 30", "7/100ms burst 16",
                 "1/s burst 3");
     }
 
-    @Provide
-    Arbitrary<List<Step>> runs() {
-        Arbitrary<Step> request = Arbitraries.frequency(Tuple.of(6, Kind.ANSWERS), Tuple.of(2, Kind.BUSY),
-                Tuple.of(2, Kind.LOST), Tuple.of(2, Kind.FAILS)).map(k -> new Step(k, 0));
-        Arbitrary<Step> idle = Arbitraries.frequencyOf(
-                Tuple.of(4, Arbitraries.longs().between(1, 200_000)),
-                Tuple.of(1, Arbitraries.longs().between(200_000, 3_000_000)))
+    static Gen<List<Step>> runs() {
+        Gen<Step> request = frequency(weight(6, just(Kind.ANSWERS)), weight(2, just(Kind.BUSY)),
+                weight(2, just(Kind.LOST)), weight(2, just(Kind.FAILS))).map(k -> new Step(k, 0));
+        Gen<Step> idle = frequency(
+                weight(4, longs(1, 200_000)),
+                weight(1, longs(200_000, 3_000_000)))
                 .map(us -> new Step(Kind.WAIT, us));
         // Runs of the same kind: an outage, or a stretch of slow calls, lasts for several requests.
-        Arbitrary<List<Step>> stretch = Combinators.combine(request, Arbitraries.integers().between(1, 25))
-                .as((s, n) -> java.util.Collections.nCopies(n, s));
-        Arbitrary<List<Step>> pause = idle.map(List::of);
-        return Arbitraries.frequencyOf(Tuple.of(3, stretch), Tuple.of(2, pause)).list().ofMaxSize(30)
+        Gen<List<Step>> stretch = request.zip(ints(1, 25), (s, n) -> Collections.nCopies(n, s));
+        Gen<List<Step>> pause = idle.map(s -> List.of(s));
+        return lists(frequency(weight(3, stretch), weight(2, pause)), 0, 30)
                 .map(parts -> {
                     List<Step> all = new ArrayList<>();
                     parts.forEach(all::addAll);
@@ -76,9 +77,18 @@ class LocalFallbackProperties {
                 });
     }
 
-    @Property(tries = 400)
-    void aRequestDecidedLocallyIsAdmittedOnlyWithinTheLimitOfWhatThisNodeAdmitted(
-            @ForAll("limits") String limitText, @ForAll("runs") List<Step> run) {
+    @Test
+    void aRequestDecidedLocallyIsAdmittedOnlyWithinTheLimitOfWhatThisNodeAdmitted() {
+        Tally tally = new Tally();
+        qt(400).forAll(limits(), runs()).checkAssert((limitText, run) ->
+                aRequestDecidedLocallyIsAdmittedOnlyWithinTheLimitOfWhatThisNodeAdmitted(limitText, run, tally));
+        System.out.println("aRequestDecidedLocallyIsAdmittedOnlyWithinTheLimitOfWhatThisNodeAdmitted: " + tally);
+        tally.reached("locally, admitted");
+        tally.reached("locally, refused");
+    }
+
+    private void aRequestDecidedLocallyIsAdmittedOnlyWithinTheLimitOfWhatThisNodeAdmitted(
+            String limitText, List<Step> run, Tally tally) {
         ManualClock clock = new ManualClock();
         FailingStore redis = new FailingStore(new LocalStore(1_000, clock::nowMicros));
         TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
@@ -99,13 +109,15 @@ class LocalFallbackProperties {
                 long t = clock.nowMicros();
                 Decision d = rl.check(TestRequest.get("/").from("10.0.0.7"));
                 boolean modelAdmits = model.admits(t);
+                tally.count("locally, admitted", d.source() == Decision.Source.LOCAL && d.allowed());
+                tally.count("locally, refused", d.source() == Decision.Source.LOCAL && !d.allowed());
+                tally.count("by Redis, admitted", d.source() == Decision.Source.REDIS && d.allowed());
+                tally.count("by Redis, refused", d.source() == Decision.Source.REDIS && !d.allowed());
                 if (d.source() == Decision.Source.LOCAL) {
-                    Statistics.label("decided").collect(d.allowed() ? "locally, admitted" : "locally, refused");
                     assertTrue(!d.allowed() || modelAdmits, () -> "admitted locally beyond the limit of what this node"
                             + " admitted (" + model.describe(t) + ")");
                 } else {
                     assertEquals(Decision.Source.REDIS, d.source());
-                    Statistics.label("decided").collect(d.allowed() ? "by Redis, admitted" : "by Redis, refused");
                     if (d.allowed() && !modelAdmits) {
                         redisBeyondModel = true; // Redis never saw some local admissions
                     }
@@ -119,7 +131,7 @@ class LocalFallbackProperties {
                 }
             }
         }
-        Statistics.label("Redis admitted beyond the model").collect(redisBeyondModel);
+        tally.count("Redis admitted beyond the model", redisBeyondModel);
     }
 
     /** What Redis does with the next call, as a step says. */
@@ -136,10 +148,9 @@ class LocalFallbackProperties {
     record NodeStep(int node, Kind kind, long advanceMicros) {
     }
 
-    @Provide
-    Arbitrary<List<NodeStep>> nodeRuns() {
-        return Combinators.combine(runs(), Arbitraries.integers().between(0, 2).list().ofSize(64))
-                .as((steps, nodes) -> {
+    static Gen<List<NodeStep>> nodeRuns() {
+        return runs().zip(lists(ints(0, 2), 64),
+                (steps, nodes) -> {
                     List<NodeStep> all = new ArrayList<>();
                     for (int i = 0; i < steps.size(); i++) {
                         Step st = steps.get(i);
@@ -156,10 +167,17 @@ class LocalFallbackProperties {
      * outage admits at most N times what was left plus N times the rate over its time, as the
      * README states.
      */
-    @Property(tries = 300)
-    void eachNodeContinuesFromTheSharedBucketAsItLastSawIt(
-            @ForAll("limits") String limitText, @ForAll("nodeRuns") List<NodeStep> run,
-            @ForAll @net.jqwik.api.constraints.IntRange(min = 2, max = 3) int nodes) {
+    @Test
+    void eachNodeContinuesFromTheSharedBucketAsItLastSawIt() {
+        Tally tally = new Tally();
+        qt(300).forAll(limits(), nodeRuns(), ints(2, 3)).checkAssert((limitText, run, nodes) ->
+                eachNodeContinuesFromTheSharedBucketAsItLastSawIt(limitText, run, nodes, tally));
+        System.out.println("eachNodeContinuesFromTheSharedBucketAsItLastSawIt: " + tally);
+        tally.reached("locally, admitted");
+    }
+
+    private void eachNodeContinuesFromTheSharedBucketAsItLastSawIt(String limitText, List<NodeStep> run, int nodes,
+                                                                    Tally tally) {
         ManualClock clock = new ManualClock();
         FailingStore redis = new FailingStore(new LocalStore(1_000, clock::nowMicros));
         TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
@@ -191,11 +209,15 @@ class LocalFallbackProperties {
                         resetHeard[i][j] = states.get(j).resetMicros();
                     }
                     since[i] = 0;
-                    Statistics.label("decided").collect("by Redis");
+                    tally.count("by Redis", true);
+                    tally.count("locally, admitted", false);
+                    tally.count("locally, refused", false);
                     continue;
                 }
                 assertEquals(Decision.Source.LOCAL, d.source());
-                Statistics.label("decided").collect(d.allowed() ? "locally, admitted" : "locally, refused");
+                tally.count("by Redis", false);
+                tally.count("locally, admitted", d.allowed());
+                tally.count("locally, refused", !d.allowed());
                 if (d.allowed()) {
                     since[i]++;
                     for (int j = 0; j < limits.size(); j++) {

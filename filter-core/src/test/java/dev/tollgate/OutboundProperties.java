@@ -1,5 +1,12 @@
 package dev.tollgate;
 
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,13 +19,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * The outbound guarantee: calls to one remote from several nodes sharing a store get at most the
@@ -78,9 +80,12 @@ class OutboundProperties {
         }
     }
 
-    @Property(tries = 300)
-    void callsFromAllNodesStayUnderTheLimitAndNoneWhilePaused(@ForAll("limits") String limits,
-                                                              @ForAll("steps") List<Step> steps) {
+    @Test
+    void callsFromAllNodesStayUnderTheLimitAndNoneWhilePaused() {
+        qt(300).forAll(limits(), steps()).checkAssert(this::callsFromAllNodesStayUnderTheLimitAndNoneWhilePaused);
+    }
+
+    private void callsFromAllNodesStayUnderTheLimitAndNoneWhilePaused(String limits, List<Step> steps) {
         ManualClock clock = new ManualClock();
         TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
                 "tollgate.policies", "partner",
@@ -129,22 +134,19 @@ class OutboundProperties {
         }
     }
 
-    @Provide
-    Arbitrary<String> limits() {
-        return Arbitraries.of(LIMITS);
+    static Gen<String> limits() {
+        return of(LIMITS);
     }
 
-    @Provide
-    Arbitrary<List<Step>> steps() {
-        Arbitrary<Step> call = Arbitraries.integers().between(0, 1).map(Call::new);
-        Arbitrary<Step> wait = Arbitraries.frequencyOf(
-                Tuple.of(6, Arbitraries.longs().between(1, 600_000)),
-                Tuple.of(1, Arbitraries.longs().between(600_000, 40_000_000))).map(Wait::new);
-        Arbitrary<Step> pause = Combinators.combine(Arbitraries.integers().between(0, 1), Arbitraries.frequencyOf(
-                Tuple.of(6, Arbitraries.longs().between(0, 5_000_000)),
-                Tuple.of(1, Arbitraries.longs().between(-10_000_000, -1)),
-                Tuple.of(1, Arbitraries.longs().between(30_000_000, 400L * 86_400_000_000L)))).as(Pause::new);
-        return Arbitraries.frequencyOf(Tuple.of(10, call), Tuple.of(5, wait), Tuple.of(2, pause))
-                .list().ofMinSize(1).ofMaxSize(80);
+    static Gen<List<Step>> steps() {
+        Gen<Step> call = ints(0, 1).map(Call::new);
+        Gen<Step> wait = frequency(
+                weight(6, longs(1, 600_000)),
+                weight(1, longs(600_000, 40_000_000))).map(Wait::new);
+        Gen<Step> pause = ints(0, 1).zip(frequency(
+                weight(6, longs(0, 5_000_000)),
+                weight(1, longs(-10_000_000, -1)),
+                weight(1, longs(30_000_000, 400L * 86_400_000_000L))), Pause::new);
+        return lists(frequency(weight(10, call), weight(5, wait), weight(2, pause)), 1, 80);
     }
 }

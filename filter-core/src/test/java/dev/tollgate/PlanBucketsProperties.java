@@ -1,5 +1,12 @@
 package dev.tollgate;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tollgate.config.ConfigLookup;
@@ -12,12 +19,8 @@ import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * A client that may send requests under two plans (a pro user, and the same address without a
@@ -41,9 +44,12 @@ class PlanBucketsProperties {
     record Wait(long micros) implements Step {
     }
 
-    @Property(tries = 300)
-    void eachPlanCountsInItsOwnBucket(@ForAll("sets") String free, @ForAll("sets") String pro,
-                                      @ForAll("steps") List<Step> steps) {
+    @Test
+    void eachPlanCountsInItsOwnBucket() {
+        qt(300).forAll(sets(), sets(), steps()).checkAssert(this::eachPlanCountsInItsOwnBucket);
+    }
+
+    private void eachPlanCountsInItsOwnBucket(String free, String pro, List<Step> steps) {
         ManualClock clock = new ManualClock();
         TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
                 "tollgate.metrics", "none",
@@ -107,15 +113,13 @@ class PlanBucketsProperties {
         return retry;
     }
 
-    @Provide
-    Arbitrary<String> sets() {
-        return Arbitraries.of(SETS);
+    static Gen<String> sets() {
+        return of(SETS);
     }
 
-    @Provide
-    Arbitrary<List<Step>> steps() {
-        Arbitrary<Step> ask = Arbitraries.of(true, false).map(Ask::new);
-        Arbitrary<Step> wait = Arbitraries.longs().between(1, 5_000_000).map(Wait::new);
-        return Arbitraries.frequencyOf(Tuple.of(6, ask), Tuple.of(1, wait)).list().ofMinSize(1).ofMaxSize(60);
+    static Gen<List<Step>> steps() {
+        Gen<Step> ask = bools().map(Ask::new);
+        Gen<Step> wait = longs(1, 5_000_000).map(Wait::new);
+        return lists(frequency(weight(6, ask), weight(1, wait)), 1, 60);
     }
 }

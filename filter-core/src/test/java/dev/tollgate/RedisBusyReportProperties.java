@@ -1,5 +1,11 @@
 package dev.tollgate;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,11 +27,8 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * A request decided without Redis because this node's pool had no connection free in time is
@@ -42,16 +45,18 @@ class RedisBusyReportProperties {
     record Step(boolean busy, long advanceMicros) {
     }
 
-    @Provide
-    Arbitrary<List<Step>> runs() {
-        Arbitrary<Step> request = Arbitraries.of(true, false).map(b -> new Step(b, 0));
-        Arbitrary<Step> idle = Arbitraries.longs().between(1, 3 * MINUTE_MICROS).map(us -> new Step(false, us));
-        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(6, request), net.jqwik.api.Tuple.of(1, idle))
-                .list().ofMaxSize(200);
+    static Gen<List<Step>> runs() {
+        Gen<Step> request = bools().map(b -> new Step(b, 0));
+        Gen<Step> idle = longs(1, 3 * MINUTE_MICROS).map(us -> new Step(false, us));
+        return lists(frequency(weight(6, request), weight(1, idle)), 0, 200);
     }
 
-    @Property(tries = 300)
-    void everyRequestDecidedWithoutAFreeConnectionIsReportedAtMostOnceAMinute(@ForAll("runs") List<Step> run) {
+    @Test
+    void everyRequestDecidedWithoutAFreeConnectionIsReportedAtMostOnceAMinute() {
+        qt(300).forAll(runs()).checkAssert(this::everyRequestDecidedWithoutAFreeConnectionIsReportedAtMostOnceAMinute);
+    }
+
+    private void everyRequestDecidedWithoutAFreeConnectionIsReportedAtMostOnceAMinute(List<Step> run) {
         ManualClock clock = new ManualClock();
         FailingStore redis = new FailingStore(new LocalStore(1_000, clock::nowMicros));
         Map<String, String> settings = new HashMap<>(Map.of("tollgate.metrics", "none", "tollgate.jmx", "false",

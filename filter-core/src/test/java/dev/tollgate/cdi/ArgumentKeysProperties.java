@@ -1,5 +1,10 @@
 package dev.tollgate.cdi;
 
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.strings;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,12 +14,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /**
  * The {@link RateLimitKey} rule as properties over generated argument lists, against a reference
@@ -68,7 +70,7 @@ class ArgumentKeysProperties {
         }
     }
 
-    /** Generated arguments; described without calling a throwing {@code toString}, for jqwik's report. */
+    /** Generated arguments; described without calling a throwing {@code toString}, for the report of a falsified property. */
     record Args(Object[] values) {
         @Override
         public String toString() {
@@ -93,23 +95,31 @@ class ArgumentKeysProperties {
         }
     }
 
-    @Provide
-    Arbitrary<Args> arguments() {
-        Arbitrary<String> tricky = Arbitraries.strings().withChars("a%,[]0 ").ofMaxLength(6);
-        Arbitrary<String> any = Arbitraries.strings().all().ofMaxLength(40);
-        Arbitrary<String> longOnes = Arbitraries.strings().withChars("ab%,").ofMinLength(100).ofMaxLength(400);
-        Arbitrary<Object> scalar = Arbitraries.oneOf(
+    /** Up to {@code max} chars of any of the 65,536 values, lone surrogates included. */
+    static Gen<String> anyChars(int max) {
+        return lists(ints(Character.MIN_VALUE, Character.MAX_VALUE), 0, max).map(cs -> {
+            StringBuilder b = new StringBuilder(cs.size());
+            cs.forEach(c -> b.append((char) c.intValue()));
+            return b.toString();
+        });
+    }
+
+    static Gen<Args> arguments() {
+        Gen<String> tricky = strings("a%,[]0 ", 0, 6);
+        Gen<String> any = anyChars(40);
+        Gen<String> longOnes = strings("ab%,", 100, 400);
+        Gen<Object> scalar = Generate.oneOf(
                 tricky.map(s -> (Object) s), any.map(s -> (Object) s), longOnes.map(s -> (Object) s),
-                Arbitraries.integers().between(-3, 3).map(i -> (Object) i),
-                Arbitraries.just(null),
-                Arbitraries.integers().between(0, 2).map(Throwing::new),
-                Arbitraries.integers().between(0, 2).map(Silent::new));
-        Arbitrary<Object> array = Arbitraries.oneOf(
-                scalar.list().ofMaxSize(3).map(l -> (Object) l.toArray()),
-                tricky.list().ofMaxSize(3).map(l -> (Object) l.toArray(new String[0])),
-                Arbitraries.integers().between(0, 3).list().ofMaxSize(3)
+                ints(-3, 3).map(i -> (Object) i),
+                just((Object) null),
+                ints(0, 2).map(Throwing::new),
+                ints(0, 2).map(Silent::new));
+        Gen<Object> array = Generate.oneOf(
+                lists(scalar, 0, 3).map(l -> (Object) l.toArray()),
+                lists(tricky, 0, 3).map(l -> (Object) l.toArray(new String[0])),
+                lists(ints(0, 3), 0, 3)
                         .map(l -> (Object) l.stream().mapToInt(Integer::intValue).toArray()));
-        return Arbitraries.oneOf(scalar, scalar, array).list().ofMinSize(1).ofMaxSize(3).map(l -> new Args(l.toArray()));
+        return lists(Generate.oneOf(scalar, scalar, array), 1, 3).map(l -> new Args(l.toArray()));
     }
 
     /** A copy that is equal, never the same objects: equality must come from the values. */
@@ -130,16 +140,24 @@ class ArgumentKeysProperties {
         return out;
     }
 
-    @Property(tries = 400)
-    void equalArgumentsShareABucket(@ForAll("arguments") Args generated) {
+    @Test
+    void equalArgumentsShareABucket() {
+        qt(400).forAll(arguments()).checkAssert(this::equalArgumentsShareABucket);
+    }
+
+    private void equalArgumentsShareABucket(Args generated) {
         Object[] args = generated.values();
         String key = ArgumentKeys.of(args);
         assertEquals(key, ArgumentKeys.of(copy(args)));
         assertEquals(BucketKeys.client(key), BucketKeys.client(ArgumentKeys.of(copy(args))));
     }
 
-    @Property(tries = 1000)
-    void twoCallsShareABucketExactlyWhenTheirValuesAreEqual(@ForAll("arguments") Args ga, @ForAll("arguments") Args gb) {
+    @Test
+    void twoCallsShareABucketExactlyWhenTheirValuesAreEqual() {
+        qt(1000).forAll(arguments(), arguments()).checkAssert(this::twoCallsShareABucketExactlyWhenTheirValuesAreEqual);
+    }
+
+    private void twoCallsShareABucketExactlyWhenTheirValuesAreEqual(Args ga, Args gb) {
         Object[] a = ga.values();
         Object[] b = gb.values();
         boolean same = Objects.equals(model(a), model(b));
@@ -154,8 +172,12 @@ class ArgumentKeysProperties {
         }
     }
 
-    @Property(tries = 400)
-    void everyKeyIsBoundedAndStartsWithItsPrefix(@ForAll("arguments") Args generated) {
+    @Test
+    void everyKeyIsBoundedAndStartsWithItsPrefix() {
+        qt(400).forAll(arguments()).checkAssert(this::everyKeyIsBoundedAndStartsWithItsPrefix);
+    }
+
+    private void everyKeyIsBoundedAndStartsWithItsPrefix(Args generated) {
         Object[] args = generated.values();
         String key = ArgumentKeys.of(args);
         assertTrue(key.startsWith(ArgumentKeys.PREFIX), key);
@@ -163,7 +185,7 @@ class ArgumentKeysProperties {
         assertTrue(client.length() <= BucketKeys.MAX_CLIENT, client);
     }
 
-    @Example
+    @Test
     void anAbsurdlyLongValueIsHashedNotRefused() {
         String huge = "t".repeat(5_000_000);
         String client = BucketKeys.client(ArgumentKeys.of(huge));
@@ -171,7 +193,7 @@ class ArgumentKeysProperties {
         assertNotEquals(client, BucketKeys.client(ArgumentKeys.of(huge + "u")));
     }
 
-    @Example
+    @Test
     void theNullValueIsOneKeyThatNoTextMakes() {
         assertEquals("arg=%00", ArgumentKeys.of((Object) null));
         assertEquals("arg=%00", ArgumentKeys.of(new Throwing(1)));
@@ -183,7 +205,7 @@ class ArgumentKeysProperties {
         assertEquals("arg=acme", ArgumentKeys.of("acme"));
     }
 
-    @Example
+    @Test
     void anEmptyArrayAndAnArrayOfOneEmptyTextAreTwoKeys() {
         // Found by the property on some seeds: both were "arg=[]".
         assertEquals("arg=[]", ArgumentKeys.of((Object) new String[0]));
@@ -192,7 +214,7 @@ class ArgumentKeysProperties {
         assertEquals("arg=%2522%2522", ArgumentKeys.of("%22%22"));
     }
 
-    @Example
+    @Test
     void aSelfContainingArrayEnds() {
         Object[] loop = new Object[1];
         loop[0] = loop;

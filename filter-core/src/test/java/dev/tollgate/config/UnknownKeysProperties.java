@@ -1,5 +1,11 @@
 package dev.tollgate.config;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.strings;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,13 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Assume;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * The unknown-key check against a small model: the keys a configuration reads are every fixed
@@ -45,39 +46,83 @@ class UnknownKeysProperties {
         return out;
     }
 
-    @Provide
-    Arbitrary<List<String>> names() {
-        return Arbitraries.strings().withChars("abcdefghijklmnopqrstuvwxyz0123456789-._").ofMinLength(1).ofMaxLength(10)
-                .filter(n -> Character.isLetterOrDigit(n.charAt(0))).list().ofMinSize(1).ofMaxSize(3).uniqueElements();
+    static final String LETTERS_AND_DIGITS = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+    /**
+     * 1 to 3 different names of 1 to 10 characters of {@code [a-z0-9-._]}, each starting with a
+     * letter or digit (a name drawn twice is kept once).
+     */
+    static Gen<List<String>> names() {
+        Gen<String> name = strings(LETTERS_AND_DIGITS, 1, 1).zip(strings(LETTERS_AND_DIGITS + "-._", 0, 9), String::concat);
+        return lists(name, 1, 3).map(UnknownKeysProperties::distinct);
     }
 
-    @Provide
-    Arbitrary<List<String>> plainNames() {
-        return Arbitraries.strings().withChars("abcdefghijklmnopqrstuvwxyz0123456789").ofMinLength(1).ofMaxLength(8)
-                .list().ofMinSize(1).ofMaxSize(3).uniqueElements();
+    /** 1 to 3 different names of 1 to 8 characters of {@code [a-z0-9]} (a name drawn twice is kept once). */
+    static Gen<List<String>> plainNames() {
+        return lists(strings(LETTERS_AND_DIGITS, 1, 8), 1, 3).map(UnknownKeysProperties::distinct);
     }
 
-    @Property
-    void noKeyThatIsReadIsEverReported(@ForAll("names") List<String> policies, @ForAll("names") List<String> plans) {
+    static List<String> distinct(List<String> names) {
+        return names.stream().distinct().toList();
+    }
+
+    @Test
+    void noKeyThatIsReadIsEverReported() {
+        qt(1000).forAll(names(), names()).checkAssert(this::noKeyThatIsReadIsEverReported);
+    }
+
+    private void noKeyThatIsReadIsEverReported(List<String> policies, List<String> plans) {
         Map<String, String> names = new LinkedHashMap<>();
         readSpellings(policies, plans).forEach(n -> names.put(n, "test"));
         assertEquals(List.of(), UnknownKeys.find(names, policies, plans, false));
     }
 
-    @Property
-    void aNameOneEditFromAKeyIsReportedWithAKeyAtMostOneEditAway(
-            @ForAll("names") List<String> policies, @ForAll("names") List<String> plans,
-            @ForAll @IntRange(min = 0, max = 10_000) int which, @ForAll @IntRange(min = 0, max = 3) int edit,
-            @ForAll @IntRange(min = 0, max = 100) int at, @ForAll("typed") char c) {
-        List<String> read = readSpellings(policies, plans);
-        List<String> suggestable = new ArrayList<>();
-        for (int i = 0; i < read.size(); i += 3) {
-            suggestable.add(read.get(i));     // the key
-            suggestable.add(read.get(i + 1)); // its environment name
+    /** Which spelling to misspell, and how: {@link #edit} of kind {@code edit} at {@code at} with {@code c}. */
+    record Typo(int which, int edit, int at, char c) {
+    }
+
+    static Gen<Typo> typos() {
+        return ints(0, 10_000).zip(ints(0, 3), ints(0, 100), typed(), Typo::new);
+    }
+
+    /** Every spelling the model says is read, and of those the ones a suggestion may name. */
+    private record Spellings(List<String> read, List<String> suggestable) {
+        static Spellings of(List<String> policies, List<String> plans) {
+            List<String> read = readSpellings(policies, plans);
+            List<String> suggestable = new ArrayList<>();
+            for (int i = 0; i < read.size(); i += 3) {
+                suggestable.add(read.get(i));     // the key
+                suggestable.add(read.get(i + 1)); // its environment name
+            }
+            return new Spellings(read, suggestable);
         }
-        String original = suggestable.get(which % suggestable.size());
-        String typo = edit(original, edit, at % (original.length() + 1), c);
-        Assume.that(!read.contains(typo));
+
+        String original(Typo t) {
+            return suggestable.get(t.which() % suggestable.size());
+        }
+
+        String typo(Typo t) {
+            String original = original(t);
+            return edit(original, t.edit(), t.at() % (original.length() + 1), t.c());
+        }
+    }
+
+    @Test
+    void aNameOneEditFromAKeyIsReportedWithAKeyAtMostOneEditAway() {
+        qt(1000).forAll(names(), names(), typos())
+                .assuming((policies, plans, t) -> {
+                    Spellings s = Spellings.of(policies, plans);
+                    return !s.read().contains(s.typo(t));
+                })
+                .checkAssert(this::aNameOneEditFromAKeyIsReportedWithAKeyAtMostOneEditAway);
+    }
+
+    private void aNameOneEditFromAKeyIsReportedWithAKeyAtMostOneEditAway(List<String> policies, List<String> plans,
+                                                                        Typo t) {
+        Spellings spellings = Spellings.of(policies, plans);
+        List<String> suggestable = spellings.suggestable();
+        String original = spellings.original(t);
+        String typo = spellings.typo(t);
 
         List<String> found = UnknownKeys.find(Map.of(typo, "test"), policies, plans, false);
         assertEquals(1, found.size(), found.toString());
@@ -93,13 +138,22 @@ class UnknownKeysProperties {
         }
     }
 
-    @Property
-    void everyKeyOfAPolicyThatIsNotDeclaredIsReportedAsThatPolicys(
-            @ForAll("plainNames") List<String> policies, @ForAll("plainNames") List<String> plans,
-            @ForAll("plainNames") List<String> others, @ForAll @IntRange(min = 0, max = 100) int which,
-            @ForAll boolean asVariable) {
+    /** Which key of a policy, written as a key or as an environment variable. */
+    record Pick(int which, boolean asVariable) {
+    }
+
+    @Test
+    void everyKeyOfAPolicyThatIsNotDeclaredIsReportedAsThatPolicys() {
+        qt(1000).forAll(plainNames(), plainNames(), plainNames(), ints(0, 100).zip(bools(), Pick::new))
+                .assuming((policies, plans, others, pick) -> !policies.contains(others.get(0)))
+                .checkAssert(this::everyKeyOfAPolicyThatIsNotDeclaredIsReportedAsThatPolicys);
+    }
+
+    private void everyKeyOfAPolicyThatIsNotDeclaredIsReportedAsThatPolicys(List<String> policies, List<String> plans,
+                                                                          List<String> others, Pick pick) {
+        int which = pick.which();
+        boolean asVariable = pick.asVariable();
         String stranger = others.get(0);
-        Assume.that(!policies.contains(stranger));
         List<Setting<?>> policyKeys = Settings.ALL.stream().filter(s -> s.name().contains("<name>")).toList();
         Setting<?> s = policyKeys.get(which % policyKeys.size()).forPolicy(stranger).forPlan(plans.get(0));
         String name = asVariable ? s.environmentName() : s.name();
@@ -111,9 +165,8 @@ class UnknownKeysProperties {
                 + "', which tollgate.policies does not declare"), found.get(0));
     }
 
-    @Provide
-    Arbitrary<Character> typed() {
-        return Arbitraries.chars().with("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".toCharArray());
+    static Gen<Character> typed() {
+        return of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".chars().mapToObj(c -> (char) c).toList());
     }
 
     /** Insert, delete, substitute, or swap the neighbours at {@code at}. */

@@ -1,5 +1,11 @@
 package dev.tollgate.internal.engine;
 
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.strings;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,12 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /**
  * The description of generated policies against a model of what it must show: each optional
@@ -110,33 +113,44 @@ class ConfigDescriptionProperties {
     static final String STANDARD_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
     static final String STANDARD_TITLE = "Request cannot be satisfied as assigned quota has been exceeded";
 
-    @Provide
-    Arbitrary<Generated> policies() {
-        Arbitrary<Optional<String>> mode = Arbitraries.of("enforce", "shadow").optional();
-        Arbitrary<Optional<Integer>> cost = Arbitraries.integers().between(1, 20).optional();
-        Arbitrary<Optional<String>> failureMode = Arbitraries.of("local", "open", "closed").optional();
-        Arbitrary<Optional<Integer>> status = Arbitraries.oneOf(Arbitraries.just(429), Arbitraries.integers().between(400, 599))
-                .optional();
-        Arbitrary<Optional<String>> type = Arbitraries.oneOf(Arbitraries.just(STANDARD_TYPE),
-                Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(12).map(s -> "https://example.com/problems/" + s))
-                .optional();
-        Arbitrary<Optional<String>> title = Arbitraries.oneOf(Arbitraries.just(STANDARD_TITLE),
-                Arbitraries.strings().withCharRange('a', 'z').withChars(' ', '-', 'é').ofMinLength(1).ofMaxLength(40)
-                        .map(s -> "Q" + s.strip())).optional();
-        Arbitrary<Optional<String>> header = Arbitraries.strings().alpha().numeric().ofMinLength(1).ofMaxLength(20).optional();
-        Arbitrary<Optional<Duration>> maxWait = Arbitraries.oneOf(Arbitraries.just(5_000L),
-                Arbitraries.longs().between(0, 600_000)).map(Duration::ofMillis).optional();
-        Arbitrary<Optional<Duration>> maxPause = Arbitraries.oneOf(Arbitraries.just(300L),
-                Arbitraries.longs().between(1, 86_400)).map(Duration::ofSeconds).optional();
-        Arbitrary<Optional<Duration>> hold = Arbitraries.longs().between(200, 10_000).map(Duration::ofMillis).optional();
-        return Combinators.combine(mode, cost, failureMode, status, type, title, header, maxWait)
-                .as((m, c, f, s, t, ti, h, w) -> new Generated(m, c, f, s, t, ti, h, w, Optional.empty(), Optional.empty()))
-                .flatMap(g -> Combinators.combine(maxPause, hold).as((p, ho) -> new Generated(g.mode(), g.cost(),
-                        g.failureMode(), g.status(), g.type(), g.title(), g.header(), g.maxWait(), p, ho)));
+    static final String ALPHA = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+    /** Each setting unset about 5% of the time. */
+    static <T> Gen<Optional<T>> optional(Gen<T> value) {
+        return value.toOptionals(5);
     }
 
-    @Property
-    void theDescriptionShowsWhatDiffersFromTheDefaultsAndNothingElse(@ForAll("policies") Generated g) {
+    /** The first five settings of a {@link Generated}, drawn together. */
+    private record Head(Optional<String> mode, Optional<Integer> cost, Optional<String> failureMode,
+                        Optional<Integer> status, Optional<String> type) {
+    }
+
+    static Gen<Generated> policies() {
+        Gen<Optional<String>> mode = optional(of("enforce", "shadow"));
+        Gen<Optional<Integer>> cost = optional(ints(1, 20));
+        Gen<Optional<String>> failureMode = optional(of("local", "open", "closed"));
+        Gen<Optional<Integer>> status = optional(Generate.oneOf(just(429), ints(400, 599)));
+        Gen<Optional<String>> type = optional(Generate.oneOf(just(STANDARD_TYPE),
+                strings(ALPHA, 1, 12).map(s -> "https://example.com/problems/" + s)));
+        Gen<Optional<String>> title = optional(Generate.oneOf(just(STANDARD_TITLE),
+                strings("abcdefghijklmnopqrstuvwxyz -é", 1, 40).map(s -> "Q" + s.strip())));
+        Gen<Optional<String>> header = optional(strings(ALPHA + "0123456789", 1, 20));
+        Gen<Optional<Duration>> maxWait = optional(Generate.oneOf(just(5_000L), longs(0, 600_000)).map(Duration::ofMillis));
+        Gen<Optional<Duration>> maxPause = optional(Generate.oneOf(just(300L), longs(1, 86_400)).map(s -> Duration.ofSeconds(s)));
+        Gen<Optional<Duration>> hold = optional(longs(200, 10_000).map(Duration::ofMillis));
+        Gen<Head> head = mode.zip(cost, failureMode, status, type, Head::new);
+        return head.zip(title, header, maxWait, maxPause, (h, ti, he, w, p) -> new Generated(h.mode(), h.cost(),
+                h.failureMode(), h.status(), h.type(), ti, he, w, p, Optional.empty()))
+                .zip(hold, (g, ho) -> new Generated(g.mode(), g.cost(), g.failureMode(), g.status(), g.type(),
+                        g.title(), g.header(), g.maxWait(), g.maxPause(), ho));
+    }
+
+    @Test
+    void theDescriptionShowsWhatDiffersFromTheDefaultsAndNothingElse() {
+        qt(1000).forAll(policies()).checkAssert(this::theDescriptionShowsWhatDiffersFromTheDefaultsAndNothingElse);
+    }
+
+    private void theDescriptionShowsWhatDiffersFromTheDefaultsAndNothingElse(Generated g) {
         String d = ConfigDescription.of(ConfigDescriptionTest.policy(g.config()));
         for (String expected : g.shown()) {
             assertTrue(d.contains(expected), () -> "\"" + expected + "\" in " + d + " for " + g.config());

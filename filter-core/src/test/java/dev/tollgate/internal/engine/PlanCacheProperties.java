@@ -1,5 +1,13 @@
 package dev.tollgate.internal.engine;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tollgate.Policy;
@@ -11,12 +19,8 @@ import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * The planner keeps plans by peer address where a plan depends on nothing else
@@ -68,8 +72,12 @@ class PlanCacheProperties {
                 PlanCacheProperties.class.getClassLoader());
     }
 
-    @Property(tries = 300)
-    void aKeptPlanIsThePlanThatWouldBeMade(@ForAll("asks") List<Ask> asks) {
+    @Test
+    void aKeptPlanIsThePlanThatWouldBeMade() {
+        qt(300).forAll(asks()).checkAssert(this::aKeptPlanIsThePlanThatWouldBeMade);
+    }
+
+    private void aKeptPlanIsThePlanThatWouldBeMade(List<Ask> asks) {
         TollgateConfig[] configs = new TollgateConfig[CONFIGS.size()];
         for (int i = 0; i < configs.length; i++) {
             configs[i] = load(CONFIGS.get(i));
@@ -125,23 +133,25 @@ class PlanCacheProperties {
         return found;
     }
 
-    @Provide
-    Arbitrary<List<Ask>> asks() {
-        Arbitrary<Integer> config = Arbitraries.integers().between(0, CONFIGS.size() - 1);
-        Arbitrary<String> peer = Arbitraries.of("192.0.2.1", "192.0.2.2", "203.0.113.9", "2001:DB8::1", "2001:db8::1",
+    /** The first five fields of an {@link Ask}, drawn together. */
+    private record Where(int config, String peer, String method, String path, String apiKey) {
+    }
+
+    static Gen<List<Ask>> asks() {
+        Gen<Integer> config = ints(0, CONFIGS.size() - 1);
+        Gen<String> peer = of("192.0.2.1", "192.0.2.2", "203.0.113.9", "2001:DB8::1", "2001:db8::1",
                 "not an address", "", SAME_SLOT[0], SAME_SLOT[1]);
-        Arbitrary<String> method = Arbitraries.of("GET", "POST");
-        Arbitrary<String> path = Arbitraries.of("/api/x", "/other", "/api/export");
+        Gen<String> method = of("GET", "POST");
+        Gen<String> path = of("/api/x", "/other", "/api/export");
         // the same key trimmed, an empty value (the address stands in), values to escape, one
-        // longer than a kept value may be, one just short of it
-        Arbitrary<String> apiKey = Arbitraries.of("k1", "k2", " k1 ", "", "a+b=c%", "x".repeat(PlanCache.MAX_HEADER + 1),
-                "y".repeat(PlanCache.MAX_HEADER)).injectNull(0.4);
-        Arbitrary<String> forwarded = Arbitraries.of("198.51.100.7", "198.51.100.8").injectNull(0.5);
-        Arbitrary<Long> cost = Arbitraries.of(0L, 0L, 2L);
-        return Combinators.combine(config, peer, method, path, apiKey, forwarded, Arbitraries.of(false, true), cost)
-                .as((c, p, m, pa, k, f, e, co) -> new Object[] {c, p, m, pa, k, f, e, co})
-                .flatMap(o -> Arbitraries.of(false, true).map(d -> new Ask((Integer) o[0], (String) o[1], (String) o[2],
-                        (String) o[3], (String) o[4], (String) o[5], (Boolean) o[6], (Long) o[7], d)))
-                .list().ofMinSize(1).ofMaxSize(40);
+        // longer than a kept value may be, one just short of it; no header at all 40% of the time
+        Gen<String> apiKey = frequency(weight(4, just((String) null)), weight(6, of("k1", "k2", " k1 ", "", "a+b=c%",
+                "x".repeat(PlanCache.MAX_HEADER + 1), "y".repeat(PlanCache.MAX_HEADER))));
+        Gen<String> forwarded = frequency(weight(1, just((String) null)), weight(1, of("198.51.100.7", "198.51.100.8")));
+        Gen<Long> cost = of(0L, 0L, 2L);
+        Gen<Where> where = config.zip(peer, method, path, apiKey, Where::new);
+        Gen<Ask> ask = where.zip(forwarded, bools(), cost, bools(), (w, f, e, co, d) -> new Ask(w.config(), w.peer(),
+                w.method(), w.path(), w.apiKey(), f, e, co, d));
+        return lists(ask, 1, 40);
     }
 }
