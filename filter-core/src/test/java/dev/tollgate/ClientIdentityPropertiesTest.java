@@ -1,5 +1,14 @@
 package dev.tollgate;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.bytes;
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,13 +21,9 @@ import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * Identity: no client-written bytes choose the client key.
@@ -42,18 +47,16 @@ class ClientIdentityPropertiesTest {
 
     // ---- the properties ------------------------------------------------------------------
 
-    @Property(tries = 1000)
-    void behindForwardedTheOutermostTrustedProxyNamesTheClient(
-            @ForAll("clientLines") List<String> clientWrote, @ForAll("client") Address client,
-            @ForAll("proxies") List<Hop> proxies) {
-        assertTheOutermostTrustedProxyNamesTheClient(ClientAddresses.Header.FORWARDED, clientWrote, client, proxies);
+    @Test
+    void behindForwardedTheOutermostTrustedProxyNamesTheClient() {
+        qt(1000).forAll(clientLines(), client(), proxies()).checkAssert((clientWrote, client, proxies) ->
+                assertTheOutermostTrustedProxyNamesTheClient(ClientAddresses.Header.FORWARDED, clientWrote, client, proxies));
     }
 
-    @Property(tries = 1000)
-    void behindXForwardedForTheOutermostTrustedProxyNamesTheClient(
-            @ForAll("clientLines") List<String> clientWrote, @ForAll("client") Address client,
-            @ForAll("proxies") List<Hop> proxies) {
-        assertTheOutermostTrustedProxyNamesTheClient(ClientAddresses.Header.X_FORWARDED_FOR, clientWrote, client, proxies);
+    @Test
+    void behindXForwardedForTheOutermostTrustedProxyNamesTheClient() {
+        qt(1000).forAll(clientLines(), client(), proxies()).checkAssert((clientWrote, client, proxies) ->
+                assertTheOutermostTrustedProxyNamesTheClient(ClientAddresses.Header.X_FORWARDED_FOR, clientWrote, client, proxies));
     }
 
     private static void assertTheOutermostTrustedProxyNamesTheClient(
@@ -67,10 +70,14 @@ class ClientIdentityPropertiesTest {
      * The documented rule for an entry that is not an address: the walk ends there, and the
      * client is the trusted hop that wrote it (for the rightmost such hop).
      */
-    @Property(tries = 500)
-    void aTrustedProxyThatDoesNotNameItsPeerIsTheClient(
-            @ForAll ClientAddresses.Header header, @ForAll("clientLines") List<String> clientWrote,
-            @ForAll("client") Address client, @ForAll("proxiesSomeHiding") List<Hop> proxies) {
+    @Test
+    void aTrustedProxyThatDoesNotNameItsPeerIsTheClient() {
+        qt(500).forAll(headers(), clientLines(), client(), proxiesSomeHiding())
+                .checkAssert(ClientIdentityPropertiesTest::aTrustedProxyThatDoesNotNameItsPeerIsTheClient);
+    }
+
+    private static void aTrustedProxyThatDoesNotNameItsPeerIsTheClient(
+            ClientAddresses.Header header, List<String> clientWrote, Address client, List<Hop> proxies) {
         byte[] expected = client.bytes();
         for (Hop hop : proxies) {
             if (hop.hides()) {
@@ -82,10 +89,14 @@ class ClientIdentityPropertiesTest {
         assertEquals(modelKey(expected), a.key(a.client(request)), () -> describe(request));
     }
 
-    @Property(tries = 500)
-    void anUntrustedPeerIsThePeerWhateverItSends(
-            @ForAll ClientAddresses.Header header, @ForAll("clientLines") List<String> xff,
-            @ForAll("clientLines") List<String> forwarded, @ForAll("client") Address peer) {
+    @Test
+    void anUntrustedPeerIsThePeerWhateverItSends() {
+        qt(500).forAll(headers(), clientLines(), clientLines(), client())
+                .checkAssert(ClientIdentityPropertiesTest::anUntrustedPeerIsThePeerWhateverItSends);
+    }
+
+    private static void anUntrustedPeerIsThePeerWhateverItSends(
+            ClientAddresses.Header header, List<String> xff, List<String> forwarded, Address peer) {
         TestRequest request = TestRequest.get("/").from(IpAddresses.format(peer.bytes()));
         xff.forEach(line -> request.header("X-Forwarded-For", line));
         forwarded.forEach(line -> request.header("Forwarded", line));
@@ -97,10 +108,14 @@ class ClientIdentityPropertiesTest {
      * Through the engine: the allow-list and the bucket key read the same client, the one the
      * model names; a client cannot name an allow-listed address to go unlimited.
      */
-    @Property(tries = 300)
-    void theAllowListAndTheKeyReadTheSameClient(
-            @ForAll ClientAddresses.Header header, @ForAll("clientLines") List<String> clientWrote,
-            @ForAll("client") Address client, @ForAll("proxies") List<Hop> proxies) {
+    @Test
+    void theAllowListAndTheKeyReadTheSameClient() {
+        qt(300).forAll(headers(), clientLines(), client(), proxies())
+                .checkAssert(ClientIdentityPropertiesTest::theAllowListAndTheKeyReadTheSameClient);
+    }
+
+    private static void theAllowListAndTheKeyReadTheSameClient(
+            ClientAddresses.Header header, List<String> clientWrote, Address client, List<Hop> proxies) {
         TestRequest request = behindProxies(header, clientWrote, client, proxies);
         TollgateConfig config = HostileRequests.config(
                 "tollgate.trusted-proxies", TRUSTED,
@@ -235,57 +250,67 @@ class ClientIdentityPropertiesTest {
     static final String[] HIDDEN_FORWARDED = {"for=unknown", "for=_hidden", "for=\"_gazonk:80\"", "proto=https;by=_edge",
         "for=unknown;proto=https"};
 
+    static Gen<ClientAddresses.Header> headers() {
+        return of(ClientAddresses.Header.values());
+    }
+
     /** An untrusted client: IPv4 outside 10/8, global IPv6; often an allow-listed one. */
-    @Provide
-    Arbitrary<Address> client() {
-        Arbitrary<Address> v4 = Arbitraries.bytes().array(byte[].class).ofSize(4)
-                .filter(b -> b[0] != 10).map(Address::new);
-        Arbitrary<Address> v6 = Arbitraries.bytes().array(byte[].class).ofSize(16)
+    static Gen<Address> client() {
+        Gen<Address> v4 = bytes(4).assuming(b -> b[0] != 10).map(Address::new);
+        Gen<Address> v6 = bytes(16)
                 .map(b -> {
                     byte[] a = b.clone();
                     a[0] = (byte) (0x20 | (a[0] & 0x1f)); // 2000::/3, never fd00::/8 nor IPv4-mapped
                     return new Address(a);
                 });
-        Arbitrary<Address> allowed = Arbitraries.of("198.51.100.7", "198.51.100.250", "2001:db8:a11:5::1")
+        Gen<Address> allowed = of("198.51.100.7", "198.51.100.250", "2001:db8:a11:5::1")
                 .map(s -> new Address(IpAddresses.parse(s)));
-        return Arbitraries.frequencyOf(Tuple.of(4, v4), Tuple.of(3, v6), Tuple.of(2, allowed));
+        return frequency(weight(4, v4), weight(3, v6), weight(2, allowed));
     }
 
-    @Provide
-    Arbitrary<List<Hop>> proxies() {
-        return proxies(Arbitraries.just(false));
+    static Gen<List<Hop>> proxies() {
+        return proxies(just(false));
     }
 
-    @Provide
-    Arbitrary<List<Hop>> proxiesSomeHiding() {
-        return proxies(Arbitraries.frequency(Tuple.of(4, false), Tuple.of(1, true)));
+    static Gen<List<Hop>> proxiesSomeHiding() {
+        return proxies(frequency(weight(4, just(false)), weight(1, just(true))));
     }
 
-    private static Arbitrary<List<Hop>> proxies(Arbitrary<Boolean> hides) {
-        Arbitrary<Address> v4 = Arbitraries.integers().between(0, 0xffffff)
+    private static Gen<List<Hop>> proxies(Gen<Boolean> hides) {
+        Gen<Address> v4 = ints(0, 0xffffff)
                 .map(n -> new Address(new byte[] {10, (byte) (n >> 16), (byte) (n >> 8), (byte) (int) n}));
-        Arbitrary<Address> v6 = Arbitraries.bytes().array(byte[].class).ofSize(16)
+        Gen<Address> v6 = bytes(16)
                 .map(b -> {
                     byte[] a = b.clone();
                     a[0] = (byte) 0xfd;
                     return new Address(a);
                 });
-        Arbitrary<Hop> hop = Combinators.combine(
-                Arbitraries.oneOf(v4, v6), Arbitraries.integers().between(0, 99), Arbitraries.integers().between(0, 20),
-                Arbitraries.of(true, false), Arbitraries.of(", ", ",", " , ", ",\t"), hides)
-                .as(Hop::new);
-        return hop.list().ofMinSize(1).ofMaxSize(32);
+        // six parts: five zipped into a hop still waiting for whether it hides, then that
+        Gen<Hop> hop = frequency(weight(1, v4), weight(1, v6)).zip(ints(0, 99), ints(0, 20), bools(),
+                        of(", ", ",", " , ", ",\t"),
+                        (address, form, extras, newLine, separator) -> (Function<Boolean, Hop>)
+                                hidden -> new Hop(address, form, extras, newLine, separator, hidden))
+                .zip(hides, Function::apply);
+        return lists(hop, 1, 32);
     }
 
     /** What a client writes into the forwarding header: 0 to 4 field lines of anything. */
-    @Provide
-    Arbitrary<List<String>> clientLines() {
-        Arbitrary<String> fragment = Arbitraries.frequencyOf(
-                Tuple.of(12, Arbitraries.of(FRAGMENTS)),
-                Tuple.of(3, Arbitraries.strings().all().ofMaxLength(4)),
-                Tuple.of(1, Arbitraries.of(OVERSIZE)));
-        Arbitrary<String> line = fragment.list().ofMaxSize(12).map(parts -> String.join("", parts));
-        return line.list().ofMaxSize(4);
+    static Gen<List<String>> clientLines() {
+        Gen<String> fragment = frequency(
+                weight(12, of(FRAGMENTS)),
+                weight(3, codeUnits(0, 4)),
+                weight(1, of(OVERSIZE)));
+        Gen<String> line = lists(fragment, 0, 12).map(parts -> String.join("", parts));
+        return lists(line, 0, 4);
+    }
+
+    /** Any UTF-16 code units, lone surrogates and noncharacters included. */
+    static Gen<String> codeUnits(int min, int max) {
+        return lists(ints(Character.MIN_VALUE, Character.MAX_VALUE), min, max).map(units -> {
+            StringBuilder text = new StringBuilder(units.size());
+            units.forEach(u -> text.append((char) (int) u));
+            return text.toString();
+        });
     }
 
     static final String[] FRAGMENTS = {

@@ -1,5 +1,14 @@
 package dev.tollgate.internal.http;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tollgate.Algorithm;
@@ -15,17 +24,15 @@ import dev.tollgate.PolicyResult;
 import dev.tollgate.Refusal;
 import dev.tollgate.RequestMatcher;
 import dev.tollgate.config.HeaderStyle;
+import dev.tollgate.testing.Gens;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * The refusal's body and the decided-policies attribute, written on every refusal and so kept
@@ -41,14 +48,14 @@ class HttpContractProblemProperties {
             List.of(new HttpAnswer.Header("X-Reason", "quota")));
 
     /** One policy's result: one or two rate limits or a calendar quota, each admitting or not. */
-    @Provide
-    Arbitrary<PolicyResult> result() {
-        return Combinators.combine(Arbitraries.of("default", "api", "partner.v2", "a-b_c"),
-                Arbitraries.integers().between(1, 2), Arbitraries.of(true, false),
-                Arbitraries.longs().between(0, 3).list().ofSize(3), Arbitraries.longs().between(1, 90_000_000L),
-                Arbitraries.of(Refusal.STANDARD, SHAPED)).as((name, rates, quota, remaining, retry, refusal) -> {
+    static Gen<PolicyResult> result() {
+        Gen<String> names = of("default", "api", "partner.v2", "a-b_c");
+        // six parts: the limits (how many rates, or a quota) zipped first, then the rest
+        Gen<List<Limit>> limitsOf = ints(1, 2).zip(bools(), (rates, quota) -> quota ? List.of(QUOTA) : RATES.subList(0, rates));
+        return names.zip(limitsOf, lists(longs(0, 3), 3), longs(1, 90_000_000L), of(Refusal.STANDARD, SHAPED),
+                (name, limits, remaining, retry, refusal) -> {
                     // a policy's limits are all rates or one calendar quota
-                    List<Limit> limits = quota ? List.of(QUOTA) : RATES.subList(0, rates);
+                    boolean quota = limits.get(0).isCalendar();
                     Policy p = new Policy(name, limits, Map.of(), r -> null, "custom", RequestMatcher.ALL, Mode.ENFORCE,
                             Costs.ONE, quota ? Algorithm.CALENDAR : Algorithm.TOKEN_BUCKET, null, null).withRefusal(refusal);
                     List<LimitState> states = new ArrayList<>();
@@ -60,8 +67,12 @@ class HttpContractProblemProperties {
                 });
     }
 
-    @Property(tries = 500)
-    void aRefusalsBodyIsTheReferenceDocument(@ForAll("results") List<PolicyResult> results) {
+    @Test
+    void aRefusalsBodyIsTheReferenceDocument() {
+        qt(500).forAll(results()).checkAssert(HttpContractProblemProperties::aRefusalsBodyIsTheReferenceDocument);
+    }
+
+    private static void aRefusalsBodyIsTheReferenceDocument(List<PolicyResult> results) {
         Decision d = new Decision(Decision.Verdict.DENY, results, 1_000_000, Decision.Source.REDIS);
         HttpAnswer a = HttpContract.answer(d, HeaderStyle.DRAFT);
         long seconds = HttpContract.retryAfterSeconds(d.retryAfterMicros());
@@ -70,9 +81,12 @@ class HttpContractProblemProperties {
         assertEquals(shape.status(), a.status());
     }
 
-    @Property(tries = 500)
-    void theDecidedAttributeIsTheReferenceSet(@ForAll("results") List<PolicyResult> results,
-                                              @ForAll("earlier") Object earlier) {
+    @Test
+    void theDecidedAttributeIsTheReferenceSet() {
+        qt(500).forAll(results(), earlier()).checkAssert(HttpContractProblemProperties::theDecidedAttributeIsTheReferenceSet);
+    }
+
+    private static void theDecidedAttributeIsTheReferenceSet(List<PolicyResult> results, Object earlier) {
         Decision d = new Decision(Decision.Verdict.ALLOW, results, 0, Decision.Source.REDIS);
         Set<String> got = Integration.decided(earlier, d);
         Set<String> want = referenceDecided(earlier, d);
@@ -80,15 +94,18 @@ class HttpContractProblemProperties {
         assertEquals(List.copyOf(want).size(), got.size());
     }
 
-    @Provide
-    Arbitrary<List<PolicyResult>> results() {
-        return result().list().ofMinSize(0).ofMaxSize(3).uniqueElements(r -> r.policy().name());
+    static Gen<List<PolicyResult>> results() {
+        return HttpContractTextsProperties.uniqueByName(result(), 0, 3);
     }
 
-    @Provide
-    Arbitrary<Object> earlier() {
-        return Arbitraries.oneOf(Arbitraries.just(null), Arbitraries.of("not a set"),
-                Arbitraries.of("default", "other").set().ofMaxSize(2).map(s -> (Object) s));
+    /** {@code null}, not a set, or a set of up to two names (each size as likely), made anew each time. */
+    static Gen<Object> earlier() {
+        Gen<Object> set = frequency(
+                weight(2, just(List.<String>of())),
+                weight(1, just(List.of("default"))), weight(1, just(List.of("other"))),
+                weight(1, just(List.of("default", "other"))), weight(1, just(List.of("other", "default"))))
+                .map(names -> (Object) new HashSet<>(names));
+        return frequency(weight(1, Gens.<Object>just(null)), weight(1, Gens.<Object>just("not a set")), weight(1, set));
     }
 
     /** The attribute's value built the plain way: what was named before, then the decision's policies, in order. */

@@ -1,5 +1,13 @@
 package dev.tollgate.internal.http;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,13 +24,8 @@ import dev.tollgate.RequestMatcher;
 import dev.tollgate.config.HeaderStyle;
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /** How a refusal is shaped per policy, and that the unshaped answer is byte for byte the standard one. */
 class HttpContractRefusalTest {
@@ -96,8 +99,12 @@ class HttpContractRefusalTest {
      * Reference model: the answer's status, type, title and extra headers are those of the first
      * refusing policy in order, and the standard ones when that policy shapes nothing.
      */
-    @Property(tries = 300)
-    void theFirstRefusingPolicyInOrderShapesTheWholeAnswer(@ForAll("policies") List<Shaped> policies) {
+    @Test
+    void theFirstRefusingPolicyInOrderShapesTheWholeAnswer() {
+        qt(300).forAll(policies()).checkAssert(HttpContractRefusalTest::theFirstRefusingPolicyInOrderShapesTheWholeAnswer);
+    }
+
+    private static void theFirstRefusingPolicyInOrderShapesTheWholeAnswer(List<Shaped> policies) {
         List<PolicyResult> results = new ArrayList<>();
         for (int i = 0; i < policies.size(); i++) {
             results.add(result("p" + i, policies.get(i).refusal(), policies.get(i).refused()));
@@ -115,16 +122,14 @@ class HttpContractRefusalTest {
     record Shaped(Refusal refusal, boolean refused) {
     }
 
-    @Provide
-    Arbitrary<List<Shaped>> policies() {
-        Arbitrary<Refusal> shaped = Combinators.combine(
-                Arbitraries.integers().between(400, 599),
-                Arbitraries.of("https://example.com/a", "urn:x:quota", "about:blank", Refusal.QUOTA_EXCEEDED),
-                Arbitraries.of("Slow down", "Too \"many\"", Refusal.QUOTA_EXCEEDED_TITLE),
-                Arbitraries.of(List.<Header>of(), List.of(new Header("X-Reason", "quota")),
-                        List.of(new Header("Cache-Control", "no-store"), new Header("X-A", "1 2")))).as(Refusal::new);
-        Arbitrary<Refusal> any = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(1, Arbitraries.just(Refusal.STANDARD)), net.jqwik.api.Tuple.of(2, shaped));
-        return Combinators.combine(any, Arbitraries.of(true, false)).as(Shaped::new).list().ofMinSize(1).ofMaxSize(5);
+    static Gen<List<Shaped>> policies() {
+        Gen<Refusal> shaped = ints(400, 599).zip(
+                of("https://example.com/a", "urn:x:quota", "about:blank", Refusal.QUOTA_EXCEEDED),
+                of("Slow down", "Too \"many\"", Refusal.QUOTA_EXCEEDED_TITLE),
+                of(List.<Header>of(), List.of(new Header("X-Reason", "quota")),
+                        List.of(new Header("Cache-Control", "no-store"), new Header("X-A", "1 2"))),
+                Refusal::new);
+        Gen<Refusal> any = frequency(weight(1, just(Refusal.STANDARD)), weight(2, shaped));
+        return lists(any.zip(bools(), Shaped::new), 1, 5);
     }
 }

@@ -1,5 +1,13 @@
 package dev.tollgate.internal.http;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
@@ -18,14 +26,12 @@ import dev.tollgate.RequestMatcher;
 import dev.tollgate.config.HeaderStyle;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * {@link HttpContract} keeps what a policy and its limits always write ({@link PolicyTexts}):
@@ -77,58 +83,80 @@ class HttpContractTextsProperties {
                 kind == 3 ? Algorithm.CALENDAR : Algorithm.TOKEN_BUCKET, null, concurrency).withRefusal(refusal);
     }
 
-    @Provide
-    Arbitrary<Policy> anyPolicy() {
-        Arbitrary<Policy> fresh = Combinators.combine(Arbitraries.of(NAMES), Arbitraries.integers().between(0, 6),
-                Arbitraries.of(Mode.ENFORCE, Mode.SHADOW), Arbitraries.of(Refusal.STANDARD, SHAPED))
-                .as(HttpContractTextsProperties::policy);
-        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(3, Arbitraries.of(POOL)), net.jqwik.api.Tuple.of(1, fresh));
+    static Gen<Policy> anyPolicy() {
+        Gen<Policy> fresh = of(NAMES).zip(ints(0, 6), of(Mode.ENFORCE, Mode.SHADOW), of(Refusal.STANDARD, SHAPED),
+                HttpContractTextsProperties::policy);
+        return frequency(weight(3, of(POOL)), weight(1, fresh));
+    }
+
+    /** The numbers a result is made of: per limit, what remains, two times and the wait when it refuses. */
+    record States(List<Long> remaining, List<Long> times, List<Long> retries) {
     }
 
     /** One result of a policy: its (or its plan's) limits, each admitting or refusing, then the concurrency limit's state. */
-    @Provide
-    Arbitrary<PolicyResult> result() {
-        return Combinators.combine(anyPolicy(), Arbitraries.of(true, false),
-                Arbitraries.longs().between(0, 3).list().ofSize(4),
-                Arbitraries.longs().between(0, 90_000_000L).list().ofSize(4),
-                Arbitraries.longs().between(1, 90_000_000L).list().ofSize(4),
-                Arbitraries.of(true, false)).as((p, gold, remaining, times, retries, copyLimits) -> {
-                    List<Limit> limits = gold && !p.planLimits().isEmpty() ? p.limitsFor("gold") : p.limits();
-                    List<LimitState> states = new ArrayList<>();
-                    for (int i = 0; i < limits.size(); i++) {
-                        boolean refuses = remaining.get(i) == 0;
-                        // a limit equal to the policy's but not the same object, as a store might give back
-                        Limit l = copyLimits ? Limit.parse(limits.get(i).text()).get(0) : limits.get(i);
-                        states.add(new LimitState(l, remaining.get(i), times.get(i), times.get(3 - i),
-                                refuses ? retries.get(i) : 0));
-                    }
-                    if (p.concurrency() != null) {
-                        boolean refuses = remaining.get(3) == 0;
-                        states.add(new LimitState(p.concurrency().limit(), remaining.get(3), 0, times.get(3),
-                                refuses ? retries.get(3) : 0));
-                    }
-                    return new PolicyResult(p, "header.x-client-id=c", gold ? "gold" : null, states);
-                });
+    static Gen<PolicyResult> result() {
+        Gen<States> numbers = lists(longs(0, 3), 4).zip(lists(longs(0, 90_000_000L), 4),
+                lists(longs(1, 90_000_000L), 4), States::new);
+        return anyPolicy().zip(bools(), numbers, bools(), (p, gold, n, copyLimits) -> {
+            List<Long> remaining = n.remaining();
+            List<Long> times = n.times();
+            List<Long> retries = n.retries();
+            List<Limit> limits = gold && !p.planLimits().isEmpty() ? p.limitsFor("gold") : p.limits();
+            List<LimitState> states = new ArrayList<>();
+            for (int i = 0; i < limits.size(); i++) {
+                boolean refuses = remaining.get(i) == 0;
+                // a limit equal to the policy's but not the same object, as a store might give back
+                Limit l = copyLimits ? Limit.parse(limits.get(i).text()).get(0) : limits.get(i);
+                states.add(new LimitState(l, remaining.get(i), times.get(i), times.get(3 - i),
+                        refuses ? retries.get(i) : 0));
+            }
+            if (p.concurrency() != null) {
+                boolean refuses = remaining.get(3) == 0;
+                states.add(new LimitState(p.concurrency().limit(), remaining.get(3), 0, times.get(3),
+                        refuses ? retries.get(3) : 0));
+            }
+            return new PolicyResult(p, "header.x-client-id=c", gold ? "gold" : null, states);
+        });
     }
 
-    @Provide
-    Arbitrary<Decision> decision() {
-        return Combinators.combine(result().list().ofMinSize(0).ofMaxSize(3).uniqueElements(r -> r.policy().name()),
-                Arbitraries.of(Decision.Verdict.class),
+    static Gen<Decision> decision() {
+        return uniqueByName(result(), 0, 3).zip(
+                of(Decision.Verdict.values()),
                 // mostly a few seconds, so that refusals in a row often say the same seconds (a kept document)
-                Arbitraries.oneOf(Arbitraries.longs().between(0, 3_000_000L), Arbitraries.longs().between(0, 90_000_000L)))
-                .as((results, verdict, retry) -> new Decision(verdict, results, retry, Decision.Source.REDIS));
+                frequency(weight(1, longs(0, 3_000_000L)), weight(1, longs(0, 90_000_000L))),
+                (results, verdict, retry) -> new Decision(verdict, results, retry, Decision.Source.REDIS));
+    }
+
+    /**
+     * {@code min} to {@code max} results of policies with distinct names, in the order drawn: the
+     * first of that many distinct names among twice as many drawn (fewer only when the draws
+     * repeat a name that often).
+     */
+    static Gen<List<PolicyResult>> uniqueByName(Gen<PolicyResult> result, int min, int max) {
+        return ints(min, max).zip(lists(result, 2 * max + 2), (size, drawn) -> {
+            Set<String> names = new HashSet<>();
+            List<PolicyResult> out = new ArrayList<>(size);
+            for (PolicyResult r : drawn) {
+                if (out.size() < size && names.add(r.policy().name())) {
+                    out.add(r);
+                }
+            }
+            return out;
+        });
     }
 
     /** Several decisions answered in a row: texts kept by one are used by the next. */
-    @Provide
-    Arbitrary<List<Decision>> decisions() {
-        return decision().list().ofMinSize(1).ofMaxSize(6);
+    static Gen<List<Decision>> decisions() {
+        return lists(decision(), 1, 6);
     }
 
-    @Property(tries = 1000)
-    void everyAnswerIsTheReferenceAnswerByteForByte(@ForAll("decisions") List<Decision> decisions,
-                                                    @ForAll HeaderStyle style) {
+    @Test
+    void everyAnswerIsTheReferenceAnswerByteForByte() {
+        qt(1000).forAll(decisions(), of(HeaderStyle.values()))
+                .checkAssert(HttpContractTextsProperties::everyAnswerIsTheReferenceAnswerByteForByte);
+    }
+
+    private static void everyAnswerIsTheReferenceAnswerByteForByte(List<Decision> decisions, HeaderStyle style) {
         for (Decision d : decisions) {
             HttpAnswer want = HttpContractReference.answer(d, style, 0);
             HttpAnswer got = HttpContract.answer(d, style, 0);
@@ -141,8 +169,12 @@ class HttpContractTextsProperties {
     }
 
     /** A kept text is the one written anew for the same policy and limits: asked twice, the same object comes back. */
-    @Property(tries = 200)
-    void aPolicysTextsAreKeptForItsLimits(@ForAll("result") PolicyResult r) {
+    @Test
+    void aPolicysTextsAreKeptForItsLimits() {
+        qt(200).forAll(result()).checkAssert(HttpContractTextsProperties::aPolicysTextsAreKeptForItsLimits);
+    }
+
+    private static void aPolicysTextsAreKeptForItsLimits(PolicyResult r) {
         PolicyTexts first = PolicyTexts.of(r);
         assertSame(first, PolicyTexts.of(r));
         assertSame(first, PolicyTexts.of(new PolicyResult(r.policy(), "other", r.plan(), r.limits())));

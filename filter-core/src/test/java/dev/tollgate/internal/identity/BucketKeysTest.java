@@ -1,5 +1,13 @@
 package dev.tollgate.internal.identity;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.strings;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -7,14 +15,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.Algorithm;
 import dev.tollgate.Policy;
+import dev.tollgate.testing.Tally;
 import java.util.HashSet;
 import java.util.Set;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 class BucketKeysTest {
 
@@ -101,9 +106,27 @@ class BucketKeysTest {
      * never the key of a token bucket (a string), whatever the policy names (as the configuration
      * admits them, no ':') and clients; and the readable format never gives two buckets one key.
      */
-    @Property(tries = 300)
-    void keysOfTheTwoAlgorithmsNeverMeet(@ForAll("policies") String policy, @ForAll("policies") String otherPolicy,
-                                         @ForAll String rawClient, @ForAll String otherRawClient, @ForAll boolean cluster) {
+    @Test
+    void keysOfTheTwoAlgorithmsNeverMeet() {
+        Tally tally = new Tally();
+        qt(300).forAll(buckets(), bools()).checkAssert((b, cluster) -> {
+            tally.count("one bucket twice", b.policy().equals(b.otherPolicy())
+                    && BucketKeys.client(b.rawClient()).equals(BucketKeys.client(b.otherRawClient())));
+            String client = BucketKeys.client(b.rawClient());
+            tally.count("a readable client", client.equals(b.rawClient()));
+            tally.count("an encoded client", !client.equals(b.rawClient()) && !client.startsWith("#"));
+            tally.count("a hashed client", client.startsWith("#"));
+            keysOfTheTwoAlgorithmsNeverMeet(b.policy(), b.otherPolicy(), b.rawClient(), b.otherRawClient(), cluster);
+        });
+        System.out.println("keysOfTheTwoAlgorithmsNeverMeet: " + tally);
+        tally.reached("one bucket twice");
+        tally.reached("a readable client");
+        tally.reached("an encoded client");
+        tally.reached("a hashed client");
+    }
+
+    private static void keysOfTheTwoAlgorithmsNeverMeet(String policy, String otherPolicy, String rawClient,
+                                                        String otherRawClient, boolean cluster) {
         String client = BucketKeys.client(rawClient);
         String other = BucketKeys.client(otherRawClient);
         String log = BucketKeys.key("tollgate:", policy, client, Algorithm.SLIDING_LOG);
@@ -117,10 +140,38 @@ class BucketKeysTest {
         assertEquals(same, bucket.equals(BucketKeys.key("tollgate:", policy, client, Algorithm.TOKEN_BUCKET)));
     }
 
-    @Provide
-    Arbitrary<String> policies() {
-        Arbitrary<String> names = Arbitraries.strings().withChars("abcXYZ019_.-").ofMinLength(0).ofMaxLength(8)
-                .flatMap(tail -> Arbitraries.of("a", "Z", "0", "log", "l").map(head -> head + tail));
-        return names.filter(n -> Policy.NAME.matcher(n).matches());
+    static Gen<String> policies() {
+        Gen<String> names = strings("abcXYZ019_.-", 0, 8)
+                .zip(of("a", "Z", "0", "log", "l"), (tail, head) -> head + tail);
+        return names.assuming(n -> Policy.NAME.matcher(n).matches());
+    }
+
+    /** Two buckets: two policies and two raw clients. */
+    record Buckets(String policy, String otherPolicy, String rawClient, String otherRawClient) {
+    }
+
+    /**
+     * Two buckets drawn apart; one pair in ten is one bucket twice (the same policy, the same raw
+     * client), so that the keys of one bucket are also compared. A raw client is any UTF-16 code
+     * units (lone surrogates included): a third short ones from the characters the encoding is
+     * about (safe ones, braces, '%'), a third up to 8 of any, a third up to 255 of any, so the
+     * readable, the encoded and the hashed forms all occur.
+     */
+    static Gen<Buckets> buckets() {
+        Gen<String> raw = frequency(
+                weight(1, strings("ab1._:/@+=~-{}%7D ", 0, 12)),
+                weight(1, anyCodeUnits(0, 8)),
+                weight(1, anyCodeUnits(0, 255)));
+        Gen<Buckets> apart = policies().zip(policies(), raw, raw, Buckets::new);
+        Gen<Buckets> same = policies().zip(raw, (p, r) -> new Buckets(p, p, r, r));
+        return frequency(weight(9, apart), weight(1, same));
+    }
+
+    static Gen<String> anyCodeUnits(int min, int max) {
+        return lists(ints(Character.MIN_VALUE, Character.MAX_VALUE), min, max).map(units -> {
+            StringBuilder text = new StringBuilder(units.size());
+            units.forEach(u -> text.append((char) (int) u));
+            return text.toString();
+        });
     }
 }

@@ -1,5 +1,9 @@
 package dev.tollgate.internal.metrics;
 
+import static dev.tollgate.testing.Gens.bools;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -21,14 +25,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToDoubleFunction;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * {@link MicrometerByName} against a fake of WildFly's per-deployment {@code ApplicationRegistry}
@@ -141,8 +139,12 @@ class MicrometerByNameTest {
     }
 
     /** Whatever the decisions, the server's registry counts each combination of tags exactly as often as it happened. */
-    @Property(tries = 200)
-    void theServersRegistryCountsEveryDecision(@ForAll("decisions") @Size(max = 40) List<Decided> decisions) {
+    @Test
+    void theServersRegistryCountsEveryDecision() {
+        qt(200).forAll(decisions()).checkAssert(MicrometerByNameTest::theServersRegistryCountsEveryDecision);
+    }
+
+    private static void theServersRegistryCountsEveryDecision(List<Decided> decisions) {
         SimpleMeterRegistry server = new SimpleMeterRegistry();
         MicrometerByName m = new MicrometerByName(new PerDeploymentRegistry(server), "l", () -> 0, () -> 0L);
         Map<Decided, Integer> model = new HashMap<>();
@@ -159,9 +161,9 @@ class MicrometerByNameTest {
         assertEquals(model.size(), server.find("tollgate.decisions").counters().size(), "no counter that did not happen");
     }
 
-    @Provide
-    Arbitrary<List<Decided>> decisions() {
-        return Combinators.combine(Arbitraries.of("default", "login"), Arbitraries.of("allowed", "denied", "unavailable"),
-                Arbitraries.of("redis", "local", "none"), Arbitraries.of(true, false)).as(Decided::new).list();
+    /** Up to 40 decisions. */
+    static Gen<List<Decided>> decisions() {
+        return lists(of("default", "login").zip(of("allowed", "denied", "unavailable"), of("redis", "local", "none"), bools(),
+                Decided::new), 0, 40);
     }
 }
