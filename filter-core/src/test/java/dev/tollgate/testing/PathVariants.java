@@ -1,10 +1,14 @@
 package dev.tollgate.testing;
 
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
+import org.quicktheories.core.Gen;
 
 /**
  * The reference model of the spellings that servlet containers and JAX-RS runtimes serve as one
@@ -33,23 +37,19 @@ public final class PathVariants {
     }
 
     /** Spellings of {@code /s1/s2/...} that an adapter's view shows for a request served like it. */
-    public static Arbitrary<String> viewed(List<String> segments) {
-        return spell(segments, Arbitraries.just(""), Arbitraries.of(AFTER), Arbitraries.just(false), Arbitraries.just("/"),
-                Arbitraries.of("", "", "/", "/;a=b", ";/"));
+    public static Gen<String> viewed(List<String> segments) {
+        return spell(segments, just(""), of(AFTER), just(false), just("/"), of("", "", "/", "/;a=b", ";/"));
     }
 
     /** Spellings of {@code /s1/s2/...} that a servlet container resolves to it, as a view without resolving would show them. */
-    public static Arbitrary<String> resolvable(List<String> segments) {
-        return spell(segments, Arbitraries.of(BEFORE), Arbitraries.of(AFTER), Arbitraries.just(false), Arbitraries.of(LEAD),
-                Arbitraries.of(TAIL));
+    public static Gen<String> resolvable(List<String> segments) {
+        return spell(segments, of(BEFORE), of(AFTER), just(false), of(LEAD), of(TAIL));
     }
 
     /** Spellings of {@code /s1/s2/...} (each segment of letters, digits and '.') as a client sends them. */
-    public static Arbitrary<String> sent(List<String> segments) {
-        Arbitrary<String> before = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(3, Arbitraries.of(BEFORE)), net.jqwik.api.Tuple.of(1, Arbitraries.of(BEFORE_SENT)));
-        return spell(segments, before, Arbitraries.of(AFTER), Arbitraries.of(false, false, true), Arbitraries.of(LEAD),
-                Arbitraries.of(TAIL));
+    public static Gen<String> sent(List<String> segments) {
+        Gen<String> before = frequency(weight(3, of(BEFORE)), weight(1, of(BEFORE_SENT)));
+        return spell(segments, before, of(AFTER), of(false, false, true), of(LEAD), of(TAIL));
     }
 
     /**
@@ -57,38 +57,36 @@ public final class PathVariants {
      * {@code base} and a trailing slash; the segment at {@code parameter} (a template parameter,
      * decoded by the runtime) may also be percent-encoded.
      */
-    public static Arbitrary<String> matrix(String base, List<String> segments, int parameter) {
-        Arbitrary<List<String>> spelled = Combinators.combine(Arbitraries.of(AFTER), Arbitraries.of(false, true))
-                .as((a, e) -> new String[] {a, e.toString()})
-                .list().ofSize(segments.size())
-                .map(decorations -> {
-                    List<String> out = new ArrayList<>();
-                    for (int i = 0; i < segments.size(); i++) {
-                        String[] d = decorations.get(i);
-                        boolean encode = i == parameter && Boolean.parseBoolean(d[1]);
-                        out.add((encode ? encodeFirst(segments.get(i)) : segments.get(i)) + d[0]);
-                    }
-                    return out;
-                });
-        return Combinators.combine(spelled, Arbitraries.of("", "", "/", "/;a=b", ";/"))
-                .as((parts, tail) -> base + "/" + String.join("/", parts) + tail);
+    public static Gen<String> matrix(String base, List<String> segments, int parameter) {
+        Gen<Decoration> decoration = of(AFTER).zip(of(false, true), (a, e) -> new Decoration("", a, e));
+        Gen<List<String>> spelled = lists(decoration, segments.size()).map(decorations -> {
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < segments.size(); i++) {
+                Decoration d = decorations.get(i);
+                boolean encode = i == parameter && d.encode();
+                out.add((encode ? encodeFirst(segments.get(i)) : segments.get(i)) + d.after());
+            }
+            return out;
+        });
+        return spelled.zip(of("", "", "/", "/;a=b", ";/"), (parts, tail) -> base + "/" + String.join("/", parts) + tail);
     }
 
-    private static Arbitrary<String> spell(List<String> segments, Arbitrary<String> before, Arbitrary<String> after,
-                                           Arbitrary<Boolean> encode, Arbitrary<String> lead, Arbitrary<String> tail) {
-        Arbitrary<List<String>> spelled = Combinators.combine(before, after, encode)
-                .as((b, a, e) -> new String[] {b, a, e.toString()})
-                .list().ofSize(segments.size())
-                .map(decorations -> {
-                    List<String> out = new ArrayList<>();
-                    for (int i = 0; i < segments.size(); i++) {
-                        String[] d = decorations.get(i);
-                        String name = Boolean.parseBoolean(d[2]) ? encodeFirst(segments.get(i)) : segments.get(i);
-                        out.add(d[0] + name + d[1]);
-                    }
-                    return out;
-                });
-        return Combinators.combine(lead, spelled, tail).as((l, parts, t) -> l + String.join("/", parts) + t);
+    /** What goes before and after one segment, and whether its first character is percent-encoded. */
+    private record Decoration(String before, String after, boolean encode) {
+    }
+
+    private static Gen<String> spell(List<String> segments, Gen<String> before, Gen<String> after,
+                                     Gen<Boolean> encode, Gen<String> lead, Gen<String> tail) {
+        Gen<List<String>> spelled = lists(before.zip(after, encode, Decoration::new), segments.size()).map(decorations -> {
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < segments.size(); i++) {
+                Decoration d = decorations.get(i);
+                String name = d.encode() ? encodeFirst(segments.get(i)) : segments.get(i);
+                out.add(d.before() + name + d.after());
+            }
+            return out;
+        });
+        return lead.zip(spelled, tail, (l, parts, t) -> l + String.join("/", parts) + t);
     }
 
     /** The first character percent-encoded: {@code a} is {@code %61}. */

@@ -1,31 +1,30 @@
 package dev.tollgate.jaxrs;
 
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 
 import dev.tollgate.testing.Coverage;
 import dev.tollgate.testing.Coverage.Spelled;
 import dev.tollgate.testing.PathVariants;
 import dev.tollgate.testing.RawHttp;
+import dev.tollgate.testing.Tally;
 import dev.tollgate.testing.TestRedis;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
-import net.jqwik.api.statistics.Statistics;
 import org.glassfish.jersey.server.ResourceConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * Coverage through the JAX-RS filter on Jersey 3.1 in a real Tomcat 11 over a real Redis, in
@@ -65,7 +64,7 @@ class CoverageIT {
         }
     }
 
-    @BeforeContainer
+    @BeforeAll
     static void start() throws Exception {
         ResourceConfig rc = new ResourceConfig(Report.class, Files.class, TollgateFeature.class);
         rc.property("tollgate.redis.uri", TestRedis.shared().uri());
@@ -83,7 +82,7 @@ class CoverageIT {
         jersey = new JerseyOnTomcat(rc);
     }
 
-    @AfterContainer
+    @AfterAll
     static void stop() throws Exception {
         if (jersey != null) {
             jersey.close();
@@ -96,33 +95,39 @@ class CoverageIT {
      * client spells the request, and whether it sends GET or HEAD, the third is refused whenever
      * the first two reached the resource method with the same parameters.
      */
-    @Property(tries = 60)
-    void everySpellingJerseyServesFromTheResourceIsLimitedAndCharged(@ForAll("spellings") Spelled r) throws Exception {
-        String policy = r.handler().startsWith("files") ? "files" : r.handler();
-        boolean served = Coverage.thirdIsRefused(r, policy, RUN + "-" + CLIENTS.incrementAndGet(), CoverageIT::send);
+    @Test
+    void everySpellingJerseyServesFromTheResourceIsLimitedAndCharged() {
+        Tally tally = new Tally();
+        qt(60).forAll(spellings()).checkAssert(r -> {
+            String policy = r.handler().startsWith("files") ? "files" : r.handler();
+            boolean served;
+            try {
+                served = Coverage.thirdIsRefused(r, policy, RUN + "-" + CLIENTS.incrementAndGet(), CoverageIT::send);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            tally.count("answered by the resource", served);
+        });
         // a spelling Jersey answers otherwise (404) has nothing to hold; most must reach the resource
-        Statistics.label("answered by the resource").collect(served)
-                .coverage(c -> c.check(true).percentage(p -> p >= 30));
+        tally.atLeast("answered by the resource", 30);
     }
 
-    @Provide
-    Arbitrary<Spelled> spellings() {
+    static Gen<Spelled> spellings() {
         // ".." is a file name to Jersey: it routes files/.. to files/{name}
-        Arbitrary<List<String>> paths = Arbitraries.of(List.of("report"), List.of("files", "a.txt"), List.of("files", "7"),
+        Gen<List<String>> paths = of(List.of("report"), List.of("files", "a.txt"), List.of("files", "7"),
                 List.of("files", ".."));
-        return Combinators.combine(paths, Arbitraries.of("GET", "HEAD")).flatAs((path, method) -> {
+        return paths.flatMap(path -> of("GET", "HEAD").flatMap(method -> {
             String handler = path.size() == 1 ? "report" : "files:" + path.get(1);
             List<String> whole = new java.util.ArrayList<>(List.of("api"));
             whole.addAll(path);
             // mostly what Jersey routes like the path; sometimes any spelling, which it may answer 404
-            Arbitrary<String> targets = Arbitraries.frequencyOf(
-                    Tuple.of(3, PathVariants.matrix("/api", path, 1)), Tuple.of(1, PathVariants.sent(whole)));
+            Gen<String> targets = frequency(weight(3, PathVariants.matrix("/api", path, 1)), weight(1, PathVariants.sent(whole)));
             return targets.map(target -> new Spelled(handler, method, target));
-        });
+        }));
     }
 
     /** The table behind the class comment: each spelling, and what answers it or the status. */
-    @Example
+    @Test
     void whatJerseyServes() throws Exception {
         String[][] table = {
             {"GET", "/api/report", "report"},

@@ -1,30 +1,28 @@
 package dev.tollgate.servlet;
 
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Theories.qt;
 
 import dev.tollgate.testing.Coverage;
 import dev.tollgate.testing.Coverage.Spelled;
 import dev.tollgate.testing.PathVariants;
 import dev.tollgate.testing.RawHttp;
+import dev.tollgate.testing.Tally;
 import dev.tollgate.testing.TestRedis;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
-import net.jqwik.api.statistics.Statistics;
 import org.apache.catalina.startup.Tomcat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * Coverage through the servlet filter in a real Tomcat 11 over a real Redis: a policy and a cost
@@ -64,7 +62,7 @@ class CoverageIT {
         }
     }
 
-    @BeforeContainer
+    @BeforeAll
     static void start() throws Exception {
         tomcat = new EmbeddedTomcat(new TollgateFilter(), TollgateFilterIT.params(TestRedis.shared(),
                 "tollgate.policies", "report,files",
@@ -82,7 +80,7 @@ class CoverageIT {
                 });
     }
 
-    @AfterContainer
+    @AfterAll
     static void stop() throws Exception {
         if (tomcat != null) {
             tomcat.close();
@@ -95,25 +93,31 @@ class CoverageIT {
      * client spells the request, and whether it sends GET or HEAD, the third is refused whenever
      * the first two reached the servlet.
      */
-    @Property(tries = 60)
-    void everySpellingTomcatServesFromTheServletIsLimitedAndCharged(@ForAll("spellings") Spelled r) throws Exception {
-        String policy = r.handler();
-        boolean served = Coverage.thirdIsRefused(r, policy, RUN + "-" + CLIENTS.incrementAndGet(), CoverageIT::send);
+    @Test
+    void everySpellingTomcatServesFromTheServletIsLimitedAndCharged() {
+        Tally tally = new Tally();
+        qt(60).forAll(spellings()).checkAssert(r -> {
+            String policy = r.handler();
+            boolean served;
+            try {
+                served = Coverage.thirdIsRefused(r, policy, RUN + "-" + CLIENTS.incrementAndGet(), CoverageIT::send);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            tally.count("answered by the servlet", served);
+        });
         // a spelling Tomcat answers otherwise (404) has nothing to hold; most must reach the servlet
-        Statistics.label("answered by the servlet").collect(served)
-                .coverage(c -> c.check(true).percentage(p -> p >= 30));
+        tally.atLeast("answered by the servlet", 30);
     }
 
-    @Provide
-    Arbitrary<Spelled> spellings() {
-        Arbitrary<List<String>> paths = Arbitraries.of(List.of("api", "report"), List.of("api", "files", "a.txt"),
-                List.of("api", "files", "7"));
-        return Combinators.combine(paths, Arbitraries.of("GET", "HEAD")).flatAs((path, method) ->
-                PathVariants.sent(path).map(target -> new Spelled(path.get(1), method, target)));
+    static Gen<Spelled> spellings() {
+        Gen<List<String>> paths = of(List.of("api", "report"), List.of("api", "files", "a.txt"), List.of("api", "files", "7"));
+        return paths.flatMap(path -> of("GET", "HEAD").flatMap(method ->
+                PathVariants.sent(path).map(target -> new Spelled(path.get(1), method, target))));
     }
 
     /** The table behind the class comment: each spelling, and the servlet that answers it or the status. */
-    @Example
+    @Test
     void whatTomcatServes() throws Exception {
         String[][] table = {
             {"GET", "/api/report", "report"},

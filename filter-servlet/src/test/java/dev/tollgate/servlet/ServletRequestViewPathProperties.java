@@ -1,15 +1,17 @@
 package dev.tollgate.servlet;
 
+import static dev.tollgate.testing.Gens.just;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Proxy;
 import java.util.concurrent.atomic.AtomicInteger;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /**
  * {@link ServletRequestView#path()} puts the path together once per view and skips the
@@ -19,15 +21,22 @@ import net.jqwik.api.Provide;
  */
 class ServletRequestViewPathProperties {
 
-    @Provide
-    Arbitrary<String> part() {
-        return Arbitraries.oneOf(Arbitraries.just(null), Arbitraries.just(""), Arbitraries.of("/", "/api", "/a/b/", "/x y"),
-                Arbitraries.strings().ofMaxLength(12).map(s -> "/" + s));
+    /** Absent, empty, a few usual parts, or '/' and up to 12 chars of the whole UTF-16 range. */
+    static Gen<String> part() {
+        Gen<String> any = lists(Generate.characters(Character.MIN_VALUE, Character.MAX_VALUE), 0, 12).map(chars -> {
+            StringBuilder text = new StringBuilder("/");
+            chars.forEach(text::append);
+            return text.toString();
+        });
+        return Generate.oneOf(just((String) null), just(""), of("/", "/api", "/a/b/", "/x y"), any);
     }
 
-    @Property(tries = 500)
-    void thePathIsTheConcatenationOfServletPathAndPathInfo(@ForAll("part") String servletPath,
-                                                           @ForAll("part") String pathInfo) {
+    @Test
+    void thePathIsTheConcatenationOfServletPathAndPathInfo() {
+        qt(500).forAll(part(), part()).checkAssert(this::thePathIsTheConcatenationOfServletPathAndPathInfo);
+    }
+
+    private void thePathIsTheConcatenationOfServletPathAndPathInfo(String servletPath, String pathInfo) {
         AtomicInteger asked = new AtomicInteger();
         HttpServletRequest request = (HttpServletRequest) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {HttpServletRequest.class}, (p, m, a) -> switch (m.getName()) {

@@ -1,5 +1,8 @@
 package dev.tollgate.internal.match;
 
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,12 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /**
  * Coverage: a policy (and a cost) holds for every request the application serves the same way.
@@ -44,35 +44,47 @@ class RequestCoverageTest {
     }
 
     /** The spellings both adapters' views show for one request (parameters, a trailing slash) match exactly as the path. */
-    @Property(tries = 1000)
-    void aPolicyMatchesEverySpellingAViewShowsForTheRequestExactlyAsThePath(
-            @ForAll("entries") Entry entry, @ForAll("viewed") Spelling v, @ForAll("methods") String method) {
+    @Test
+    void aPolicyMatchesEverySpellingAViewShowsForTheRequestExactlyAsThePath() {
+        qt(1000).forAll(entries(), viewed(), methods()).checkAssert(this::aPolicyMatchesEverySpellingAViewShowsForTheRequestExactlyAsThePath);
+    }
+
+    private void aPolicyMatchesEverySpellingAViewShowsForTheRequestExactlyAsThePath(Entry entry, Spelling v, String method) {
         RequestMatcher m = RequestMatcher.parse(entry.text());
         assertEquals(m.matches(method, v.pathText()), m.matches(method, v.spelled()),
                 entry.text() + " on " + method + " " + v.spelled() + " vs " + v.pathText());
     }
 
     /** The spellings a servlet container resolves to the path ('//', '.', '..') are covered wherever the path is. */
-    @Property(tries = 1000)
-    void aPolicyCoversEverySpellingAServletContainerResolvesToThePath(
-            @ForAll("entries") Entry entry, @ForAll("resolvable") Spelling v, @ForAll("methods") String method) {
+    @Test
+    void aPolicyCoversEverySpellingAServletContainerResolvesToThePath() {
+        qt(1000).forAll(entries(), resolvable(), methods()).checkAssert(this::aPolicyCoversEverySpellingAServletContainerResolvesToThePath);
+    }
+
+    private void aPolicyCoversEverySpellingAServletContainerResolvesToThePath(Entry entry, Spelling v, String method) {
         RequestMatcher m = RequestMatcher.parse(entry.text());
         if (m.matches(method, v.pathText())) {
             assertTrue(m.matches(method, v.spelled()), entry.text() + " on " + method + " " + v.spelled() + " vs " + v.pathText());
         }
     }
 
-    @Property(tries = 1000)
-    void headIsMatchedExactlyWhereGetIsForEntriesNamingGet(
-            @ForAll("entriesNamingGet") Entry entry, @ForAll("viewed") Spelling v) {
+    @Test
+    void headIsMatchedExactlyWhereGetIsForEntriesNamingGet() {
+        qt(1000).forAll(entriesNamingGet(), viewed()).checkAssert(this::headIsMatchedExactlyWhereGetIsForEntriesNamingGet);
+    }
+
+    private void headIsMatchedExactlyWhereGetIsForEntriesNamingGet(Entry entry, Spelling v) {
         RequestMatcher m = RequestMatcher.parse(entry.text());
         assertEquals(m.matches("GET", v.pathText()), m.matches("HEAD", v.spelled()),
                 entry.text() + " on HEAD " + v.spelled() + " vs GET " + v.pathText());
     }
 
-    @Property(tries = 1000)
-    void aCostChargesEverySpellingAndHeadAsThePathByGet(
-            @ForAll("entriesNamingGet") Entry entry, @ForAll("viewed") Spelling v, @ForAll("methods") String method) {
+    @Test
+    void aCostChargesEverySpellingAndHeadAsThePathByGet() {
+        qt(1000).forAll(entriesNamingGet(), viewed(), methods()).checkAssert(this::aCostChargesEverySpellingAndHeadAsThePathByGet);
+    }
+
+    private void aCostChargesEverySpellingAndHeadAsThePathByGet(Entry entry, Spelling v, String method) {
         Costs costs = Costs.parse("10 " + entry.text() + ", 1");
         String head = method.equals("GET") ? "HEAD" : method;
         assertEquals(costs.of(method, v.pathText()), costs.of(head, v.spelled()),
@@ -80,9 +92,12 @@ class RequestCoverageTest {
     }
 
     /** Any path at all, against the reference: read both ways as the model says, then match naively. */
-    @Property(tries = 1500)
-    void anyPathMatchesAsTheReferenceModelSays(
-            @ForAll("entries") Entry entry, @ForAll("rawPaths") String path, @ForAll("methods") String method) {
+    @Test
+    void anyPathMatchesAsTheReferenceModelSays() {
+        qt(1500).forAll(entries(), rawPaths(), methods()).checkAssert(this::anyPathMatchesAsTheReferenceModelSays);
+    }
+
+    private void anyPathMatchesAsTheReferenceModelSays(Entry entry, String path, String method) {
         RequestMatcher m = RequestMatcher.parse(entry.text());
         List<String> routed = PathVariants.routed(path);
         List<String> resolved = PathVariants.resolved(path);
@@ -95,9 +110,12 @@ class RequestCoverageTest {
      * every policy) matches for each exactly as the reference says: what one matcher's reading
      * leaves in the shared cut never changes another's answer, in any order.
      */
-    @Property(tries = 1000)
-    void aPathCutOnceMatchesEveryPolicyAsTheReferenceModelSays(
-            @ForAll("policiesOfEntries") List<Entry> policies, @ForAll("rawPaths") String path, @ForAll("methods") String method) {
+    @Test
+    void aPathCutOnceMatchesEveryPolicyAsTheReferenceModelSays() {
+        qt(1000).forAll(policiesOfEntries(), rawPaths(), methods()).checkAssert(this::aPathCutOnceMatchesEveryPolicyAsTheReferenceModelSays);
+    }
+
+    private void aPathCutOnceMatchesEveryPolicyAsTheReferenceModelSays(List<Entry> policies, String path, String method) {
         RequestPatterns.Path cut = new RequestPatterns.Path(path);
         List<String> routed = PathVariants.routed(path);
         List<String> resolved = PathVariants.resolved(path);
@@ -110,15 +128,21 @@ class RequestCoverageTest {
         assertEquals(false, RequestPatterns.parse("/**").matches(method, new RequestPatterns.Path(null)));
     }
 
-    @Property(tries = 1000)
-    void theTwoReadingsOfAPathAreTheModels(@ForAll("rawPaths") String path) {
-        assertEquals("/" + String.join("/", PathVariants.routed(path)), RequestPatterns.routed(path), path);
-        assertEquals("/" + String.join("/", PathVariants.resolved(path)), RequestPatterns.resolved(path), path);
+    @Test
+    void theTwoReadingsOfAPathAreTheModels() {
+        qt(1000).forAll(rawPaths()).checkAssert(path -> {
+            assertEquals("/" + String.join("/", PathVariants.routed(path)), RequestPatterns.routed(path), path);
+            assertEquals("/" + String.join("/", PathVariants.resolved(path)), RequestPatterns.resolved(path), path);
+        });
     }
 
     /** Whatever the client sent, matching answers (it fails here by throwing). */
-    @Property(tries = 500)
-    void matchingNeverThrows(@ForAll("entries") Entry entry, @ForAll String path, @ForAll String method) {
+    @Test
+    void matchingNeverThrows() {
+        qt(500).forAll(entries(), anyText(), anyText()).checkAssert(this::matchingNeverThrows);
+    }
+
+    private void matchingNeverThrows(Entry entry, String path, String method) {
         RequestMatcher m = RequestMatcher.parse(entry.text());
         m.matches(method, path);
         m.matches(null, path);
@@ -128,49 +152,51 @@ class RequestCoverageTest {
 
     // ---- generators ----
 
-    @Provide
-    Arbitrary<String> methods() {
-        return Arbitraries.of(METHODS);
+    static Gen<String> methods() {
+        return of(METHODS);
     }
 
-    private static Arbitrary<List<String>> paths() {
-        return Arbitraries.of("a", "b", "ab", "ba", "x.png", "7").list().ofMaxSize(4);
+    /** Any text a client may send: 0 to 255 UTF-16 chars of the whole range, unpaired surrogates included. */
+    static Gen<String> anyText() {
+        return lists(Generate.characters(Character.MIN_VALUE, Character.MAX_VALUE), 0, 255).map(chars -> {
+            StringBuilder text = new StringBuilder(chars.size());
+            chars.forEach(text::append);
+            return text.toString();
+        });
     }
 
-    @Provide
-    Arbitrary<Spelling> viewed() {
+    private static Gen<List<String>> paths() {
+        return lists(of("a", "b", "ab", "ba", "x.png", "7"), 0, 4);
+    }
+
+    static Gen<Spelling> viewed() {
         return paths().flatMap(p -> PathVariants.viewed(p).map(s -> new Spelling(p, s)));
     }
 
-    @Provide
-    Arbitrary<Spelling> resolvable() {
+    static Gen<Spelling> resolvable() {
         return paths().flatMap(p -> PathVariants.resolvable(p).map(s -> new Spelling(p, s)));
     }
 
-    private static Arbitrary<List<String>> patterns() {
-        return Arbitraries.of("a", "b", "ab", "*", "**", "a*", "*b", "*.png", "x.png", "7").list().ofMaxSize(4);
+    private static Gen<List<String>> patterns() {
+        return lists(of("a", "b", "ab", "*", "**", "a*", "*b", "*.png", "x.png", "7"), 0, 4);
     }
 
-    @Provide
-    Arbitrary<Entry> entries() {
-        Arbitrary<String> methods = Arbitraries.of(null, "GET", "HEAD", "POST", "GET|POST", "PUT|HEAD");
-        return Combinators.combine(methods, patterns()).as(Entry::new);
+    static Gen<Entry> entries() {
+        Gen<String> methods = of(null, "GET", "HEAD", "POST", "GET|POST", "PUT|HEAD");
+        return methods.zip(patterns(), Entry::new);
     }
 
-    @Provide
-    Arbitrary<List<Entry>> policiesOfEntries() {
-        return entries().list().ofMinSize(1).ofMaxSize(8);
+    static Gen<List<Entry>> policiesOfEntries() {
+        return lists(entries(), 1, 8);
     }
 
-    @Provide
-    Arbitrary<Entry> entriesNamingGet() {
-        return Combinators.combine(Arbitraries.of("GET", "GET|POST", "POST|GET"), patterns()).as(Entry::new);
+    static Gen<Entry> entriesNamingGet() {
+        return of("GET", "GET|POST", "POST|GET").zip(patterns(), Entry::new);
     }
 
-    @Provide
-    Arbitrary<String> rawPaths() {
-        Arbitrary<String> piece = Arbitraries.of("a", "b", "ab", "x.png", "7", "/", "/", "//", ".", "..", ";", ";a=b", "*");
-        return piece.list().ofMaxSize(10).map(ps -> "/" + String.join("", ps));
+    static Gen<String> rawPaths() {
+        Gen<String> piece = of("a", "b", "ab", "x.png", "7", "/", "/", "//", ".", "..", ";", ";a=b", "*");
+        return lists(piece, 0, 10).map(ps -> "/" + String.join("", ps));
     }
 
     // ---- reference model ----

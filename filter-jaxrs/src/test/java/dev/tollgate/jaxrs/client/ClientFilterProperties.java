@@ -1,5 +1,12 @@
 package dev.tollgate.jaxrs.client;
 
+import static dev.tollgate.testing.Gens.frequency;
+import static dev.tollgate.testing.Gens.ints;
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.longs;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.weight;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,13 +14,8 @@ import dev.tollgate.Outbound;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * The filter over generated calls from several clients, remote answers and time, on one shared
@@ -37,9 +39,12 @@ class ClientFilterProperties {
     record Idle(long millis) implements Step {
     }
 
-    @Property(tries = 400)
-    void callsGoOnlyWhenTheSharedBucketAndThePauseAllowAndWaitAtMostMaxWait(
-            @ForAll("steps") List<Step> steps, @ForAll("maxWaitMillis") long maxWaitMillis) {
+    @Test
+    void callsGoOnlyWhenTheSharedBucketAndThePauseAllowAndWaitAtMostMaxWait() {
+        qt(400).forAll(steps(), maxWaitMillis()).checkAssert(this::callsGoOnlyWhenTheSharedBucketAndThePauseAllowAndWaitAtMostMaxWait);
+    }
+
+    private void callsGoOnlyWhenTheSharedBucketAndThePauseAllowAndWaitAtMostMaxWait(List<Step> steps, long maxWaitMillis) {
         Fakes.Clock clock = new Fakes.Clock();
         Outbound outbound = new Outbound(Duration.ofMillis(maxWaitMillis), Duration.ofSeconds(20));
         Fakes.ModelQuota quota = new Fakes.ModelQuota(clock, 3, 250_000, outbound); // 4/s burst 3
@@ -86,19 +91,14 @@ class ClientFilterProperties {
         return Math.max(0, Math.max(after - now - q.capacity * q.perTokenMicros, q.pausedUntilMicros - now));
     }
 
-    @Provide
-    Arbitrary<Long> maxWaitMillis() {
-        return Arbitraries.of(0L, 100L, 250L, 1_000L, 5_000L);
+    static Gen<Long> maxWaitMillis() {
+        return of(0L, 100L, 250L, 1_000L, 5_000L);
     }
 
-    @Provide
-    Arbitrary<List<Step>> steps() {
-        Arbitrary<Step> call = Arbitraries.integers().between(0, 2).map(Call::new);
-        Arbitrary<Step> answer = Combinators.combine(Arbitraries.integers().between(0, 2),
-                Arbitraries.frequencyOf(Tuple.of(5, Arbitraries.longs().between(0, 3)),
-                        Tuple.of(1, Arbitraries.longs().between(4, 100)))).as(Answer::new);
-        Arbitrary<Step> idle = Arbitraries.longs().between(1, 3_000).map(Idle::new);
-        return Arbitraries.frequencyOf(Tuple.of(10, call), Tuple.of(2, answer), Tuple.of(4, idle))
-                .list().ofMinSize(1).ofMaxSize(60);
+    static Gen<List<Step>> steps() {
+        Gen<Step> call = ints(0, 2).map(Call::new);
+        Gen<Step> answer = ints(0, 2).zip(frequency(weight(5, longs(0, 3)), weight(1, longs(4, 100))), Answer::new);
+        Gen<Step> idle = longs(1, 3_000).map(Idle::new);
+        return lists(frequency(weight(10, call), weight(2, answer), weight(4, idle)), 1, 60);
     }
 }

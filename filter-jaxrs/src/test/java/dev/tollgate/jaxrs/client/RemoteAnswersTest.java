@@ -1,5 +1,9 @@
 package dev.tollgate.jaxrs.client;
 
+import static dev.tollgate.testing.Gens.lists;
+import static dev.tollgate.testing.Gens.of;
+import static dev.tollgate.testing.Gens.strings;
+import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,13 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /** What a remote's answer asks for, field by field; and no header text makes it throw or leave [0, max-pause]. */
 class RemoteAnswersTest {
@@ -76,28 +77,41 @@ class RemoteAnswersTest {
         assertNull(read(200, "X-RateLimit-Remaining", "5", "X-RateLimit-Reset", "30"));
     }
 
-    @Property(tries = 2000)
-    void noHeaderTextThrowsOrLeavesZeroToMaxPause(@ForAll("statuses") int status, @ForAll("texts") String retryAfter,
-                                                  @ForAll("texts") String rateLimit, @ForAll("texts") String policy,
-                                                  @ForAll("texts") String remaining, @ForAll("texts") String reset) {
-        RemoteAnswers.Reading r = read(status, "Retry-After", retryAfter, "RateLimit", rateLimit, "RateLimit-Policy", policy,
-                "X-RateLimit-Remaining", remaining, "X-RateLimit-Reset", reset);
+    /** The texts of the five headers a remote's answer is read from. */
+    record Headers(String retryAfter, String rateLimit, String policy, String remaining, String reset) {
+    }
+
+    @org.junit.jupiter.api.Test
+    void noHeaderTextThrowsOrLeavesZeroToMaxPause() {
+        qt(2000).forAll(statuses(), headers()).checkAssert(this::noHeaderTextThrowsOrLeavesZeroToMaxPause);
+    }
+
+    private void noHeaderTextThrowsOrLeavesZeroToMaxPause(int status, Headers h) {
+        RemoteAnswers.Reading r = read(status, "Retry-After", h.retryAfter(), "RateLimit", h.rateLimit(), "RateLimit-Policy", h.policy(),
+                "X-RateLimit-Remaining", h.remaining(), "X-RateLimit-Reset", h.reset());
         if (r != null) {
             assertTrue(!r.pause().isNegative() && r.pause().compareTo(MAX) <= 0, r.toString());
         }
     }
 
-    @Provide
-    Arbitrary<Integer> statuses() {
-        return Arbitraries.of(200, 403, 429, 503);
+    static Gen<Integer> statuses() {
+        return of(200, 403, 429, 503);
     }
 
-    @Provide
-    Arbitrary<String> texts() {
-        return Arbitraries.oneOf(
-                Arbitraries.strings().ofMaxLength(40),
-                Arbitraries.strings().withChars("0123456789-;=,\"\\ rtwq").ofMaxLength(30),
-                Arbitraries.of("0", "\"d\";r=0;t=", "-0", "99999999999999999999999", "Tue, 31 Feb 2026 25:61:00 GMT"),
-                Arbitraries.strings().withChars("0123456789").ofMinLength(60).ofMaxLength(5000));
+    static Gen<Headers> headers() {
+        return texts().zip(texts(), texts(), texts(), texts(), Headers::new);
+    }
+
+    static Gen<String> texts() {
+        Gen<String> any = lists(Generate.characters(Character.MIN_VALUE, Character.MAX_VALUE), 0, 40).map(chars -> {
+            StringBuilder text = new StringBuilder(chars.size());
+            chars.forEach(text::append);
+            return text.toString();
+        });
+        return Generate.oneOf(
+                any,
+                strings("0123456789-;=,\"\\ rtwq", 0, 30),
+                of("0", "\"d\";r=0;t=", "-0", "99999999999999999999999", "Tue, 31 Feb 2026 25:61:00 GMT"),
+                strings("0123456789", 60, 5000));
     }
 }
