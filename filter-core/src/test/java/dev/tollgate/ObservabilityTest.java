@@ -25,6 +25,7 @@ import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import java.lang.management.ManagementFactory;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -124,6 +125,29 @@ class ObservabilityTest {
         RateLimiter rl = RateLimiter.create(config(Map.of("tollgate.policy.default.limits", "2/min", "tollgate.jmx", "false")));
         assertTrue(rl.check(TestRequest.get("/")).allowed(), "the API without an SDK is a no-op");
         rl.close();
+    }
+
+    /**
+     * A global {@code failure-mode=closed} that every policy overrides, or a closed policy that only
+     * observes (shadow), refuses nothing while Redis is dead: ready (issue 21: it said not ready,
+     * and Kubernetes pulled every pod while all was served).
+     */
+    @Test
+    void healthIsReadyWhenNoEnforcingPolicyIsClosed() {
+        for (Map<String, String> m : List.of(
+                Map.of("tollgate.redis.failure-mode", "closed", "tollgate.policy.default.failure-mode", "open"),
+                Map.of("tollgate.policy.default.failure-mode", "closed", "tollgate.policy.default.mode", "shadow"))) {
+            Map<String, String> all = new java.util.HashMap<>(m);
+            all.put("tollgate.redis.uri", "redis://unused:6379");
+            all.put("tollgate.policy.default.limits", "2/min");
+            RateLimiter rl = new RateLimiter(config(all), new RateLimiterTest.BrokenStore(), new LocalStore(1_000, clock::nowMicros));
+            for (int i = 0; i < 3; i++) {
+                assertTrue(rl.check(TestRequest.get("/")).allowed(), m + ": served");
+            }
+            Health h = rl.health();
+            assertEquals("open", h.circuit(), m.toString());
+            assertTrue(h.ready(), m + ": every request is served, so ready");
+        }
     }
 
     @Test

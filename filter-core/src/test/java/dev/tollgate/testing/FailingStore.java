@@ -55,6 +55,15 @@ public final class FailingStore implements BucketStore {
         throw failure.get();
     }
 
+    /** Gives leases back in {@link #inside()}, unless told to fail (then nothing is given back). */
+    @Override
+    public void release(List<BucketRequest> leases) {
+        if (failure != null) {
+            throw failure.get();
+        }
+        inside.release(leases);
+    }
+
     @Override
     public String name() {
         return "redis (test)";

@@ -22,8 +22,12 @@ import dev.tollgate.internal.redis.RedisPort;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
@@ -63,6 +67,11 @@ public final class StoreGuard implements AutoCloseable {
     private final long timeoutMillis;
     private volatile String lastFailure;
     private final TokenLeases leases;
+    /** Slots a failed call may have left in Redis, given back when it answers again; {@code null} unguarded. */
+    private final LeaseReclaimer reclaim;
+    private final ThreadPoolExecutor reclaiming;
+    /** Gives back what a decision of the shared store holds; kept for later when Redis does not answer. */
+    private final Consumer<List<BucketRequest>> releaseShared;
 
     /**
      * @param fallback the in-memory store while {@code store} (Redis) fails, or {@code null} when
@@ -80,6 +89,15 @@ public final class StoreGuard implements AutoCloseable {
                 redis == null ? Settings.REDIS_CIRCUIT_OPEN_FOR.defaultValue() : redis.circuitOpenFor(),
                 nanoTime, redis == null ? store.name() : redis.describe());
         this.leases = fallback == null ? null : new TokenLeases(config.localMaxKeys(), nanoTime);
+        // one daemon thread, only while there is something to give back
+        this.reclaiming = fallback == null ? null : new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, "tollgate-" + name + "-reclaim");
+                    t.setDaemon(true);
+                    return t;
+                });
+        this.reclaim = fallback == null ? null : new LeaseReclaimer(store, nanoTime, reclaiming);
+        this.releaseShared = reclaim == null ? store::release : reclaim::release;
         this.nanoTime = nanoTime;
         this.nextBusyReport = new AtomicLong(nanoTime.getAsLong());
         this.target = redis == null ? store.name() : redis.describe();
@@ -110,7 +128,8 @@ public final class StoreGuard implements AutoCloseable {
      */
     public Decision decide(TollgateConfig c, RequestPlan plan) {
         if (fallback == null) {
-            return toDecision(plan.plan(), plan.buckets(), store.acquire(plan.requests()), Decision.Source.LOCAL, store);
+            return toDecision(plan.plan(), plan.buckets(), store.acquire(plan.requests()), Decision.Source.LOCAL,
+                    store::release);
         }
         // Leasing answers a request of one bucket only: across policies all-or-nothing needs the store.
         if (plan.buckets().size() == 1) {
@@ -120,7 +139,7 @@ public final class StoreGuard implements AutoCloseable {
                         follows(c, b.policy()) ? askFollowing : askOnly);
                 if (t.outcome() == TokenLeases.Outcome.LEASED) {
                     return toDecision(plan.plan(), plan.buckets(), List.of(t.reply()),
-                            t.fetched() ? Decision.Source.REDIS : Decision.Source.LEASE, store);
+                            t.fetched() ? Decision.Source.REDIS : Decision.Source.LEASE, releaseShared);
                 }
                 if (t.outcome() == TokenLeases.Outcome.STORE_FAILED) {
                     return degraded(c, plan);
@@ -132,7 +151,7 @@ public final class StoreGuard implements AutoCloseable {
             return degraded(c, plan);
         }
         follow(c, plan, reply);
-        return toDecision(plan.plan(), plan.buckets(), reply, Decision.Source.REDIS, store);
+        return toDecision(plan.plan(), plan.buckets(), reply, Decision.Source.REDIS, releaseShared);
     }
 
     /** Whether the fallback follows the shared store's buckets of policy {@code p}: its failure mode is {@code local}. */
@@ -192,6 +211,7 @@ public final class StoreGuard implements AutoCloseable {
                 List<BucketReply> reply = store.acquire(requests);
                 metrics.redisCall(System.nanoTime() - start, true);
                 call.succeeded();
+                reclaim.redisAnswered();
                 return reply;
             } catch (RedisPort.BusyException e) {
                 countBusy(); // this node's pool was full: no verdict on Redis' health
@@ -199,12 +219,15 @@ public final class StoreGuard implements AutoCloseable {
                 // a slot migration kept the keys apart for longer than the budget, even one by one:
                 // Redis is healthy, so no verdict on it, and this request follows the failure mode
                 REDIS_LOG.log(Level.FINE, "a request's keys were split by a slot migration for longer than its budget", e);
+                reclaim.add(requests); // a group of its keys may have taken its lease before
             } catch (RuntimeException e) {
                 metrics.redisCall(System.nanoTime() - start, false);
                 failures.increment();
                 lastFailure = e.toString();
                 call.failed(e);
                 REDIS_LOG.log(Level.FINE, "a Redis call failed", e);
+                // the script may have run and its reply been lost: a lease it took would hold a slot for nobody
+                reclaim.add(requests);
             }
         }
         return null;
@@ -292,7 +315,8 @@ public final class StoreGuard implements AutoCloseable {
             return new Decision(Decision.Verdict.ALLOW, open, 0, Decision.Source.NONE);
         }
         RequestPlan locally = new RequestPlan(plan.plan(), local, null);
-        Decision d = toDecision(plan.plan(), local, fallback.acquire(locally.requests()), Decision.Source.LOCAL, fallback);
+        Decision d = toDecision(plan.plan(), local, fallback.acquire(locally.requests()), Decision.Source.LOCAL,
+                fallback::release);
         if (open.isEmpty()) {
             return d;
         }
@@ -308,7 +332,7 @@ public final class StoreGuard implements AutoCloseable {
      * admitted it (shadow ones too).
      */
     static Decision toDecision(String plan, List<RequestPlan.Bucket> buckets, List<BucketReply> replies,
-                               Decision.Source source, BucketStore store) {
+                               Decision.Source source, Consumer<List<BucketRequest>> release) {
         if (buckets.size() == 1 && !buckets.get(0).request().isLease()) {
             return oneBucket(plan, buckets.get(0), replies.get(0), source);
         }
@@ -343,7 +367,7 @@ public final class StoreGuard implements AutoCloseable {
             }
         }
         List<BucketRequest> held = taken;
-        Permit permit = denied || held == null ? Permit.NONE : Permit.releasing(() -> store.release(held));
+        Permit permit = denied || held == null ? Permit.NONE : Permit.releasing(() -> release.accept(held));
         return new Decision(denied ? Decision.Verdict.DENY : Decision.Verdict.ALLOW, RequestPlan.listOf(results, count),
                 retry, source, permit);
     }
@@ -384,9 +408,13 @@ public final class StoreGuard implements AutoCloseable {
         }
         CircuitState s = circuit.state();
         boolean fallbackNow = s != CircuitState.CLOSED;
-        boolean closedPolicy = c.failureMode() == FailureMode.CLOSED;
+        // Not ready only if some request would now get a 503: an enforcing policy whose own failure
+        // mode, or the global one it inherits, is closed. A global 'closed' that every policy
+        // overrides, or a closed shadow policy (it never refuses), serves everything (issue 21).
+        boolean closedPolicy = false;
         for (Policy p : c.policies()) {
-            closedPolicy |= p.failureMode() == FailureMode.CLOSED;
+            FailureMode mode = p.failureMode() != null ? p.failureMode() : c.failureMode();
+            closedPolicy |= mode == FailureMode.CLOSED && p.mode() == Mode.ENFORCE;
         }
         return new Health(name, !(fallbackNow && closedPolicy), "redis", s.name().toLowerCase(Locale.ROOT), fallbackNow,
                 calls.sum(), failures.sum(), lastFailure);
@@ -394,6 +422,9 @@ public final class StoreGuard implements AutoCloseable {
 
     @Override
     public void close() {
+        if (reclaiming != null) {
+            reclaiming.shutdownNow();
+        }
         metrics.close();
         store.close();
         if (fallback != null) {
