@@ -126,8 +126,12 @@ public final class RateLimiter implements AutoCloseable {
         if (next == null) {
             return false;
         }
+        TollgateConfig before = config;
         config = next;
         planner.clear();
+        if (!next.reloadInterval().equals(before.reloadInterval())) {
+            reloads.poll(next.reloadInterval(), this::reload); // the interval a reload brings is the one it polls at
+        }
         return true;
     }
 
@@ -280,6 +284,11 @@ public final class RateLimiter implements AutoCloseable {
             LOG.log(Level.SEVERE, Messages.internalError("unexpected error deciding a request; it goes through unlimited"), e);
             return Decision.noPolicy();
         }
+    }
+
+    /** How often the configuration is read again now (for tests). */
+    java.time.Duration reloadsEvery() {
+        return reloads.pollingEvery();
     }
 
     /** Entries in the deny cache, refusals and askings (for tests). */

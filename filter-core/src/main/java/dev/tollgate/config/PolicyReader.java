@@ -184,11 +184,23 @@ final class PolicyReader {
                 refusal, prefetch, outbound);
     }
 
-    /** The policy's token leasing, or {@code null} when {@code prefetch} is unset (its hold alone is then ignored). */
+    /** The policy's token leasing, or {@code null} when {@code prefetch} is unset (a hold alone is refused). */
     private Prefetch prefetch(String name) {
         Integer tokens = r.get(Settings.POLICY_PREFETCH.forPolicy(name));
         java.time.Duration hold = r.get(Settings.POLICY_PREFETCH_HOLD.forPolicy(name));
+        alone(tokens == null, Settings.POLICY_PREFETCH_HOLD.forPolicy(name), Settings.POLICY_PREFETCH.forPolicy(name));
         return tokens == null || hold == null ? null : new Prefetch(tokens, hold);
+    }
+
+    /**
+     * A key that only means something beside another, set without it: refused rather than silently
+     * ignored (issue 21: a lease or a hold set alone was accepted and did nothing).
+     */
+    private void alone(boolean without, Setting<?> key, Setting<?> needed) {
+        if (without) {
+            r.value(key).ifPresent(v -> r.problems.add(Messages.badValue(v, "it only applies together with " + needed
+                    + ", which is not set", "this key together with " + needed + ", or neither")));
+        }
     }
 
     /** Leasing where it would break a promise is a bad value of {@code prefetch}, named with what it met. */
@@ -216,10 +228,11 @@ final class PolicyReader {
         }
     }
 
-    /** The policy's concurrency limit, or {@code null} when it has none (its lease alone is then ignored). */
+    /** The policy's concurrency limit, or {@code null} when it has none (a lease alone is refused). */
     private Concurrency concurrency(String name) {
         Integer slots = r.get(Settings.POLICY_CONCURRENCY.forPolicy(name));
         java.time.Duration lease = r.get(Settings.POLICY_CONCURRENCY_LEASE.forPolicy(name));
+        alone(slots == null, Settings.POLICY_CONCURRENCY_LEASE.forPolicy(name), Settings.POLICY_CONCURRENCY.forPolicy(name));
         return slots == null || lease == null ? null : new Concurrency(slots, lease);
     }
 

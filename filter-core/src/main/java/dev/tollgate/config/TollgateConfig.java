@@ -67,6 +67,17 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         warnings = List.copyOf(warnings);
     }
 
+    /**
+     * This configuration with what only a start can change taken from {@code start}: the Redis
+     * settings (connections are opened once) and {@code tollgate.local.max-keys} (the in-memory
+     * store is sized once).
+     */
+    public TollgateConfig withStartOnly(TollgateConfig start) {
+        return new TollgateConfig(enabled, start.redis, failureMode, keyPrefix, policies, headers, start.localMaxKeys,
+                jaxrsGlobal, clientAddresses, allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint,
+                denyCache, compactKeys, clearClientKeys, warnings);
+    }
+
     /** This configuration with other Redis settings. */
     public TollgateConfig withRedis(RedisSettings other) {
         return new TollgateConfig(enabled, other, failureMode, keyPrefix, policies, headers, localMaxKeys, jaxrsGlobal,

@@ -110,8 +110,8 @@ public final class Messages {
         return RELOADED + ": the configuration of '" + name + "' changed and is in force: " + description;
     }
 
-    public static String reloadedButRedis(String name) {
-        return RELOADED + ": Redis settings of '" + name + "' changed; they take effect at the next start, the rest now";
+    public static String reloadedButAtStart(String name, String what) {
+        return RELOADED + ": " + what + " of '" + name + "' changed; they take effect at the next start, the rest now";
     }
 
     /** A reload found a bad value; the configuration in force stays. */

@@ -287,4 +287,17 @@ class TollgateConfigTest {
         m.put("tollgate.redis.key-format", "readable");
         assertEquals(2, load(m).policy("api").orElseThrow().planLimits().size() + 1);
     }
+
+    /** A lease without a concurrency, a hold without a prefetch: refused, naming the key (issue 21: accepted and ignored). */
+    @Test
+    void aKeyThatOnlyAppliesBesideAnotherIsRefusedAlone() {
+        String lease = problem(Map.of("tollgate.policy.default.limits", "10/s",
+                "tollgate.policy.default.concurrency-lease", "30s")).getMessage();
+        assertTrue(lease.contains("tollgate.policy.default.concurrency-lease = '30s'")
+                && lease.contains("tollgate.policy.default.concurrency"), lease);
+        String hold = problem(Map.of("tollgate.policy.default.limits", "10/s",
+                "tollgate.policy.default.prefetch-hold", "200ms")).getMessage();
+        assertTrue(hold.contains("tollgate.policy.default.prefetch-hold = '200ms'")
+                && hold.contains("together with tollgate.policy.default.prefetch"), hold);
+    }
 }

@@ -28,7 +28,7 @@ final class Node implements AutoCloseable {
             List.of(Rate.perMinute(40), Rate.perSecond(5, 10)));
     /** The slots policy's concurrency, one per variant. */
     static final List<Integer> SLOT_VARIANTS = List.of(2, 1, 3);
-    static final long LEASE_MICROS = 3_000_000;
+    static final long LEASE_MICROS = 5_000_000;
 
     final int id;
     final FaultProxy proxy;
@@ -41,6 +41,11 @@ final class Node implements AutoCloseable {
     volatile int slotVariant;
 
     Node(int id, FaultProxy proxy, Map<String, String> redis, String failureMode) {
+        this(id, proxy, redis, failureMode, Map.of());
+    }
+
+    /** @param extra settings over the harness' own (a scenario's policies) */
+    Node(int id, FaultProxy proxy, Map<String, String> redis, String failureMode, Map<String, String> extra) {
         this.id = id;
         this.proxy = proxy;
         config.putAll(redis);
@@ -57,6 +62,7 @@ final class Node implements AutoCloseable {
         config.put("tollgate.policy.slots.match", "/slots/**");
         config.put("tollgate.policy.slots.concurrency-lease", (LEASE_MICROS / 1000) + "ms");
         variants(0, 0);
+        config.putAll(extra);
         limiter = RateLimiter.create(load(), "node-" + id, this::load);
     }
 
@@ -72,11 +78,20 @@ final class Node implements AutoCloseable {
         slotVariant = slots;
     }
 
+    /** Sets one key of the node's configuration; in force at the next {@link #reload()}. */
+    void set(String key, String value) {
+        config.put(key, value);
+    }
+
     void reload() {
         RateLimiter l = limiter;
         if (!dead) {
             l.reload();
         }
+    }
+
+    String keyPrefix() {
+        return config.get("tollgate.redis.key-prefix");
     }
 
     int epoch() {

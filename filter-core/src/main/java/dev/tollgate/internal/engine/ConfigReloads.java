@@ -30,6 +30,7 @@ public final class ConfigReloads implements AutoCloseable {
     private final Supplier<TollgateConfig> reloader;
     private final Set<PolicyRequirement> requirements = ConcurrentHashMap.newKeySet();
     private ScheduledExecutorService polling;
+    private Duration pollingEvery = Duration.ZERO;
 
     /** @param reloader reads the configuration again, or {@code null} when it cannot change */
     public ConfigReloads(String name, Supplier<TollgateConfig> reloader) {
@@ -39,10 +40,16 @@ public final class ConfigReloads implements AutoCloseable {
 
     /**
      * Calls {@code reload} every {@code every} on a daemon thread, unless there is nothing to
-     * reload or it is 0. A reload that throws is dropped: {@link #next} logged why, the
+     * reload or it is 0; called again (a reload changed {@code tollgate.reload-interval}), from then
+     * on at the new interval. A reload that throws is dropped: {@link #next} logged why, the
      * configuration in force stays, and the polling goes on.
      */
-    public void poll(Duration every, Runnable reload) {
+    public synchronized void poll(Duration every, Runnable reload) {
+        if (polling != null) {
+            polling.shutdown(); // called from its own task after a reload changed the interval: that task ends as it is
+            polling = null;
+        }
+        pollingEvery = Duration.ZERO;
         if (reloader == null || every.isZero()) {
             return;
         }
@@ -59,6 +66,7 @@ public final class ConfigReloads implements AutoCloseable {
             }
         };
         polling.scheduleWithFixedDelay(quietly, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+        pollingEvery = every;
     }
 
     /**
@@ -103,9 +111,17 @@ public final class ConfigReloads implements AutoCloseable {
             refused(e);
             throw e;
         }
+        List<String> atStart = new ArrayList<>(0);
         if (!Objects.equals(next.redis(), now.redis())) {
-            CONFIG_LOG.warning(() -> Messages.reloadedButRedis(name));
-            next = next.withRedis(now.redis());
+            atStart.add("the Redis settings");
+        }
+        if (next.localMaxKeys() != now.localMaxKeys()) {
+            atStart.add(dev.tollgate.config.ConfigKeys.LOCAL_MAX_KEYS);
+        }
+        if (!atStart.isEmpty()) {
+            // said, and kept as they were: the configuration in force never claims what is not so (issue 21)
+            CONFIG_LOG.warning(() -> Messages.reloadedButAtStart(name, String.join(" and ", atStart)));
+            next = next.withStartOnly(now);
         }
         TollgateConfig applied = next;
         CONFIG_LOG.info(() -> Messages.reloaded(name, ConfigDescription.of(applied)));
@@ -116,8 +132,13 @@ public final class ConfigReloads implements AutoCloseable {
         CONFIG_LOG.severe(() -> Messages.reloadRefused(name, e.getMessage()));
     }
 
+    /** How often the configuration is read again now; zero: never. */
+    public synchronized Duration pollingEvery() {
+        return pollingEvery;
+    }
+
     @Override
-    public void close() {
+    public synchronized void close() {
         if (polling != null) {
             polling.shutdownNow();
         }

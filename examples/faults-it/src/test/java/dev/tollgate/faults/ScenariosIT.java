@@ -1,0 +1,167 @@
+package dev.tollgate.faults;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.Decision;
+import dev.tollgate.testing.RedisProcess;
+import dev.tollgate.testing.TestRedis;
+import dev.tollgate.testing.TestRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The faults and changes that {@link FaultHarnessIT}'s nemesis found, each replayed alone and by
+ * hand on real nodes and a real Redis, so that each fix has a test that failed before it (what each
+ * printed then is in the test's comment).
+ */
+class ScenariosIT {
+
+    static RedisProcess redis;
+    static int run;
+
+    @BeforeAll
+    static void start() {
+        redis = TestRedis.startProcess();
+    }
+
+    @AfterAll
+    static void stop() {
+        redis.close();
+    }
+
+    /** A node of this test: the nodes of one test share its key prefix, so they share buckets. */
+    static Node node(int id, FaultProxy proxy, String failureMode, Map<String, String> extra) {
+        Map<String, String> all = new java.util.HashMap<>(extra);
+        all.put("tollgate.redis.key-prefix", "scenario" + run + ":");
+        return new Node(id, proxy, Map.of("tollgate.redis.uri", "redis://127.0.0.1:" + proxy.port()), failureMode, all);
+    }
+
+    @org.junit.jupiter.api.BeforeEach
+    void nextPrefix() {
+        run++;
+    }
+
+    static TestRequest api(String key) {
+        return TestRequest.get("/api/x").header("X-Api-Key", key);
+    }
+
+    /** How many of {@code n} requests, sent to the nodes in turn as fast as they answer, were admitted. */
+    static int alternating(List<Node> nodes, String key, int n) {
+        int admitted = 0;
+        for (int i = 0; i < n; i++) {
+            if (nodes.get(i % nodes.size()).check(api(key)).allowed()) {
+                admitted++;
+            }
+        }
+        return admitted;
+    }
+
+    /**
+     * A rolling redeploy that adds a limit: node A runs {@code 1/min burst 3}, node B the new
+     * version with {@code 1/min burst 3; 100/day}. A client alternating between them gets at most
+     * the old burst plus one fresh burst. Before the fix: 20 of 20 (each node read the other's state
+     * as full).
+     */
+    @Test
+    void aRollingRedeployThatAddsALimitGivesAtMostOneFreshBurst() {
+        try (FaultProxy pa = new FaultProxy(redis.port(), 1); FaultProxy pb = new FaultProxy(redis.port(), 2)) {
+            Node a = node(0, pa, "closed", Map.of("tollgate.policy.api.limits", "1/min burst 3"));
+            Node b = node(1, pb, "closed", Map.of("tollgate.policy.api.limits", "1/min burst 3; 100/day"));
+            try {
+                int admitted = alternating(List.of(a, b), "sk_live_rolling", 20);
+                System.out.println("[scenario] rolling redeploy, 20 alternating requests: " + admitted + " admitted");
+                assertTrue(admitted <= 3 + 3, admitted + " of 20 admitted; at most the burst of 3 plus one fresh burst");
+            } finally {
+                a.close();
+                b.close();
+            }
+        }
+    }
+
+    /**
+     * Two configurations of the same number of limits but other bursts: {@code 5/s burst 10} and
+     * {@code 8/s burst 6}. The smaller burst capped the debt it read and stored the cap; the other
+     * node then found tokens the client had spent: the cap forgave the debt at every alternation.
+     * Over 2 s of requests as fast as the nodes answer: at most the more generous bound (6 + 8 × 2)
+     * plus one burst of the other (10). Before the fix: about 80 per second.
+     */
+    @Test
+    void twoBurstsInForceAtOnceDoNotForgiveTheDebtAtEachSwitch() {
+        try (FaultProxy pa = new FaultProxy(redis.port(), 3); FaultProxy pb = new FaultProxy(redis.port(), 4)) {
+            Node a = node(0, pa, "closed", Map.of("tollgate.policy.api.limits", "5/s burst 10", "tollgate.deny-cache", "false"));
+            Node b = node(1, pb, "closed", Map.of("tollgate.policy.api.limits", "8/s burst 6", "tollgate.deny-cache", "false"));
+            try {
+                long end = System.nanoTime() + 2_000_000_000L;
+                int admitted = 0;
+                int sent = 0;
+                long started = System.nanoTime();
+                while (System.nanoTime() < end) {
+                    if ((sent % 2 == 0 ? a : b).check(api("sk_live_bursts")).allowed()) {
+                        admitted++;
+                    }
+                    sent++;
+                }
+                double seconds = (System.nanoTime() - started) / 1e9;
+                double bound = Math.max(10 + 5 * seconds, 6 + 8 * seconds) + 10;
+                System.out.printf("[scenario] 5/s burst 10 and 8/s burst 6 alternating, %d requests in %.2f s: %d admitted,"
+                        + " bound %.1f%n", sent, seconds, admitted, bound);
+                assertTrue(admitted <= bound, admitted + " admitted in " + seconds + " s; bound " + bound);
+            } finally {
+                a.close();
+                b.close();
+            }
+        }
+    }
+
+    /**
+     * A reply lost after {@code bucket.lua} took a concurrency slot: the node times out, the failure
+     * mode ({@code open}) lets the request through without a slot, and the lease stays in Redis. Once
+     * Redis answers again, the client, holding nothing, gets its one slot at once. Before the fix:
+     * refused for the whole lease (30 s here).
+     */
+    @Test
+    void aSlotWhoseReplyWasLostIsFreeOnceRedisAnswersAgain() throws InterruptedException {
+        try (FaultProxy proxy = new FaultProxy(redis.port(), 5)) {
+            Node n = node(0, proxy, "open", Map.of("tollgate.policy.slots.concurrency", "1",
+                    "tollgate.policy.slots.concurrency-lease", "30s"));
+            try {
+                TestRequest slot = TestRequest.get("/slots/x").header("X-Api-Key", "sk_live_slot");
+                Decision first = n.check(slot);
+                assertEquals(Decision.Source.REDIS, first.source(), first.toString());
+                first.permit().release();
+                proxy.set(FaultProxy.Fault.DROP_REPLIES, 0, 0);
+                Decision lost = n.check(slot);
+                assertEquals(Decision.Source.NONE, lost.source(), "the reply was lost; the failure mode decided: " + lost);
+                lost.permit().release();
+                proxy.heal();
+                Thread.sleep(Nemesis.AFTERMATH_MICROS / 1000); // the circuit, if it opened, lets a probe through
+                List<Decision> after = new ArrayList<>();
+                Decision d = null;
+                for (int i = 0; i < 10; i++) { // a few calls: the first may be the circuit's probe
+                    d = n.check(slot);
+                    after.add(d);
+                    if (d.source() == Decision.Source.REDIS) {
+                        break;
+                    }
+                    Thread.sleep(100);
+                }
+                if (d.source() == Decision.Source.REDIS && !d.allowed()) { // given back off the request path: one more look
+                    Thread.sleep(200);
+                    d = n.check(slot);
+                    after.add(d);
+                }
+                System.out.println("[scenario] lost reply, then: " + after.stream().map(x -> x.verdict() + " by " + x.source()
+                        + (x.allowed() ? "" : " retry " + x.retryAfterMicros() + " µs")).toList());
+                assertTrue(d.allowed() && d.source() == Decision.Source.REDIS, "a slot at once, not after the lease: " + after);
+                d.permit().release();
+            } finally {
+                n.close();
+            }
+        }
+    }
+}
