@@ -48,6 +48,12 @@ final class Leases {
         return min;
     }
 
+    /** The expiry of the {@code k}-th oldest lease, from 0; the newest when {@code k} is past the last. */
+    long expiryOf(int k) {
+        long[] sorted = expiries.values().stream().mapToLong(Long::longValue).sorted().toArray();
+        return sorted[Math.max(0, Math.min(k, sorted.length - 1))];
+    }
+
     /** The latest expiry, or {@code Long.MIN_VALUE} when none is held. */
     long newest() {
         long max = Long.MIN_VALUE;

@@ -26,7 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * flood therefore costs a bounded amount of memory and, at worst, lets the forgotten clients
  * start over. A bucket that is full again is the same as an absent one. Concurrency leases
  * ({@link Leases}) are one key per client and policy, holding at most the policy's slots; a key
- * forgotten this way frees its client's slots early.
+ * holding live leases is never forgotten this way (that would give its client its slots back), so
+ * beyond {@code maxKeys} the store also holds one key per client with requests in flight.
  *
  * <p>Thread-safe: the keys are spread over lock stripes; one call locks the stripes of its keys
  * in a fixed order, so calls over several keys are atomic and cannot deadlock.
@@ -395,7 +396,9 @@ public final class LocalStore implements BucketStore {
         int count = held.live(now);
         long next = held.isEmpty() ? 0 : held.oldest() - now;
         long full = held.isEmpty() ? 0 : held.newest() - now;
-        return new LimitState(limit, Math.max(0, limit.capacity() - count), next, full, admits ? 0 : next);
+        // refused: until one more fits, the (held - slots + 1)-th oldest (more than the oldest after the slots were lowered)
+        long wait = admits || held.isEmpty() ? 0 : held.expiryOf((int) (count - limit.capacity())) - now;
+        return new LimitState(limit, Math.max(0, limit.capacity() - count), next, full, wait);
     }
 
     @Override
@@ -616,12 +619,21 @@ public final class LocalStore implements BucketStore {
                 logSlots -= log.charged;
             }
             if (map.size() > max) {
-                // The least recently used bucket goes: it is the likeliest to be full again.
+                // The least recently used bucket goes: it is the likeliest to be full again. Never
+                // a client's live leases: forgetting them would give it its slots back, so a flood of
+                // other keys (many IPv6 /64s) would lift its concurrency limit (issue 21). They are
+                // as many as its requests in flight, and go with their last lease.
                 var eldest = map.values().iterator();
-                Object gone = eldest.next();
-                eldest.remove();
-                if (gone instanceof SlidingLog log) {
-                    logSlots -= log.charged;
+                while (eldest.hasNext()) {
+                    Object gone = eldest.next();
+                    if (gone instanceof Leases held && !held.isEmpty()) {
+                        continue;
+                    }
+                    eldest.remove();
+                    if (gone instanceof SlidingLog log) {
+                        logSlots -= log.charged;
+                    }
+                    break;
                 }
             }
         }

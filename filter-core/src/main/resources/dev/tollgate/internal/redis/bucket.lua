@@ -59,7 +59,8 @@ Reply     (general form) a flat array, four integers per limit, keys in order th
           (0 when full), µs until full, µs until this limit alone would admit the request
           (0 when it does); then the time of the decision in µs (refund.lua needs it).
           For a lease: slots free, µs until the oldest live lease expires, µs until the newest
-          does (both 0 when none is held), and when refused the µs until the oldest expires.
+          does (both 0 when none is held), and when refused the µs until one more fits: until the
+          (held - slots + 1)-th oldest expires (the oldest, unless a reload lowered the slots).
           For a gate: the capacity given when open, else 0, then three times the µs left of its
           pause (0 when open).
 
@@ -408,8 +409,12 @@ for i = 1, #KEYS do
       -- the key goes with its last lease
       redis.call('PEXPIRE', key, math.max(minTtl, ceildiv(untilFull, 1000)))
     end
-    -- expired leases were dropped, so the oldest live one expires after now: retry >= 1 µs
-    if not b[2] then retry = nextIn end
+    -- refused: until enough leases expire that one more fits, the (held - slots + 1)-th oldest's
+    -- expiry (after a reload lowered the slots, more than the oldest); expired leases were dropped,
+    -- so it lies after now: retry >= 1 µs
+    if not b[2] then
+      retry = tonumber(redis.call('ZRANGE', key, held - l[1], held - l[1], 'WITHSCORES')[2]) - now
+    end
     answer(math.max(0, l[1] - held), nextIn, untilFull, retry)
   elseif b[9] then
     local states, expires = {}, 0

@@ -43,4 +43,23 @@ class LocalStoreTest extends BucketStoreContract {
             }
         }
     }
+
+    /**
+     * A flood of other keys must not make the store forget a client's live leases: that gave the
+     * client its slots back, so many IPv6 /64s lifted a concurrency limit in memory and in
+     * failure mode {@code local} (issue 21).
+     */
+    @Test
+    void aFloodOfOtherKeysNeverFreesASlotInFlight() {
+        LocalStore small = new LocalStore(6_400, clock::nowMicros);
+        dev.tollgate.Limit one = new dev.tollgate.Concurrency(1, java.time.Duration.ofMinutes(1)).limit();
+        assertTrue(small.acquire(List.of(BucketRequest.lease("{held}:p:c", one, true, "first"))).get(0).admits());
+        List<Limit> perDay = Limit.parse("1/day");
+        for (int i = 0; i < 100_000; i++) {
+            Replies.flat(small.acquire(List.of(new BucketRequest("flood" + i, perDay, 1, true))));
+        }
+        assertTrue(small.size() <= 6_400 + 1, "held " + small.size());
+        assertTrue(!small.acquire(List.of(BucketRequest.lease("{held}:p:c", one, true, "second"))).get(0).admits(),
+                "the slot in flight is still held");
+    }
 }

@@ -35,11 +35,16 @@ final class LeaseModel {
     record Setup(int slotsA, int leaseSecondsA, int slotsB, int leaseSecondsB, int tokens) {
     }
 
-    /** One step: acquire (which buckets), release (the i-th lease taken so far, possibly again) or advance. */
+    /**
+     * One step: acquire (which buckets), release (the i-th lease taken so far, possibly again),
+     * advance, or a reload that sets policy a's slots to 1 + i % 4 (leases held stay; issue 21: after
+     * the slots were lowered, a refusal's wait was the oldest lease's, too short).
+     */
     record Action(int kind, int client, boolean a, boolean b, boolean rate, int index, long advanceMicros) {
         static final int ACQUIRE = 0;
         static final int RELEASE = 1;
         static final int ADVANCE = 2;
+        static final int SLOTS = 3;
     }
 
     record Scenario(Setup setup, List<Action> actions) {
@@ -48,7 +53,7 @@ final class LeaseModel {
     static Gen<Scenario> scenarios(int maxActions) {
         Gen<Setup> setups = ints(1, 4).zip(ints(1, 3), ints(1, 4), ints(1, 3), ints(1, 30), Setup::new);
         Gen<Integer> kinds = frequency(weight(6, just(Action.ACQUIRE)), weight(2, just(Action.RELEASE)),
-                weight(2, just(Action.ADVANCE)));
+                weight(2, just(Action.ADVANCE)), weight(1, just(Action.SLOTS)));
         Gen<Tail> tails = frequency(weight(1, just(true)), weight(4, just(false)))
                 .zip(ints(0, 40), longs(0, 3_000_000), Tail::new);
         Gen<Action> actions = kinds.zip(ints(0, 1), of(true, false), of(true, false), tails,
@@ -75,7 +80,7 @@ final class LeaseModel {
     void play(Scenario s, ManualClock clock, Function<List<BucketRequest>, List<BucketReply>> acquire,
               java.util.function.Consumer<List<BucketRequest>> release) {
         Setup set = s.setup();
-        Limit limitA = new Concurrency(set.slotsA(), Duration.ofSeconds(set.leaseSecondsA())).limit();
+        Limit limitA = new Concurrency(set.slotsA(), Duration.ofSeconds(set.leaseSecondsA())).limit(); // a reload may change it
         Limit limitB = new Concurrency(set.slotsB(), Duration.ofSeconds(set.leaseSecondsB())).limit();
         Limit rate = Limit.parse(set.tokens() + "/day").get(0);
         List<BucketRequest> taken = new ArrayList<>();
@@ -84,6 +89,10 @@ final class LeaseModel {
             long now = clock.nowMicros();
             if (act.kind() == Action.ADVANCE) {
                 clock.advanceMicros(act.advanceMicros());
+                continue;
+            }
+            if (act.kind() == Action.SLOTS) {
+                limitA = new Concurrency(1 + act.index() % 4, Duration.ofSeconds(set.leaseSecondsA())).limit();
                 continue;
             }
             if (act.kind() == Action.RELEASE) {
@@ -137,10 +146,12 @@ final class LeaseModel {
                     leases.put(r.lease(), now + l.windowMicros());
                     taken.add(r);
                 }
-                long oldest = leases.values().stream().mapToLong(x -> x).min().orElse(now) - now;
-                long newest = leases.values().stream().mapToLong(x -> x).max().orElse(now) - now;
-                LimitState expected = new LimitState(l, Math.max(0, l.capacity() - leases.size()), oldest, newest,
-                        ok ? 0 : oldest);
+                long[] expiries = leases.values().stream().mapToLong(x -> x).sorted().toArray();
+                long oldest = (expiries.length == 0 ? now : expiries[0]) - now;
+                long newest = (expiries.length == 0 ? now : expiries[expiries.length - 1]) - now;
+                // refused: until enough leases expired that one more fits, the (held - slots + 1)-th oldest
+                long wait = ok ? 0 : expiries[(int) (expiries.length - l.capacity())] - now;
+                LimitState expected = new LimitState(l, Math.max(0, l.capacity() - leases.size()), oldest, newest, wait);
                 assertEquals(expected, replies.get(i).limits().get(0), "lease bucket " + r.key() + " at " + act);
                 if (!ok) {
                     refusedByLeases++;
