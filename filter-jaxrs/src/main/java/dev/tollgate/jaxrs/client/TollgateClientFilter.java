@@ -30,7 +30,10 @@ import java.util.logging.Logger;
  *       remote (the policy's default limits and its {@code cost} for the call's method and path).
  *       When none is left it <b>waits</b>, sleeping (never spinning) until the store says one
  *       comes, and tries again, for at most the policy's {@code max-wait}; a call whose token
- *       would come later fails at once with {@link RemoteQuotaException}, and nothing is sent.</li>
+ *       would come later fails at once with {@link RemoteQuotaException}, and nothing is sent.
+ *       The thread that waits is the one that runs the client's filters: for an asynchronous call
+ *       one of the client's executor threads, held for the wait (size that executor for the calls
+ *       that may wait, or set {@code max-wait=0s} and retry when the exception says).</li>
  *   <li>After each answer, it reads what the remote says about its own quota
  *       ({@link RemoteAnswers}: {@code Retry-After} on a 429 or 503, {@code RateLimit} fields)
  *       and pauses the bucket for every node until then, at most {@code max-pause}; a longer,
