@@ -28,6 +28,14 @@ enum Allowance {
     /** Redis unreachable, failure mode {@code open} or {@code closed}: the first steps aside (not counted), the second refuses. */
     REDIS_UNREACHABLE("Redis unreachable, failure mode `open` or `closed`", "none (what `open` lets through is not counted)",
             0, 0, "none", 0, 0),
+    /**
+     * A Redis Cluster master killed and its replica promoted: while the failover lasts its slots are
+     * unreachable (as above, by failure mode), and a write the replica had not yet received is lost.
+     */
+    MASTER_FAILOVER("a Cluster master killed, its replica promoted", "1 burst (a write not yet replicated is lost)", 1, 0,
+            "N more (a lease not yet replicated is lost)", 1, 0),
+    /** A slot migrated from one master to another while requests run: Redis decides throughout. */
+    SLOT_MIGRATION("a Cluster slot migrated while requests run", "none", 0, 0, "none", 0, 0),
     /** Replies slower than usual but within the timeout. */
     LATENCY("latency within the timeout", "none", 0, 0, "none", 0, 0),
     /** A node killed without releasing anything: its slots stay taken until their lease ends. */

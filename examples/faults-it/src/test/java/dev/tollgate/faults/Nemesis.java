@@ -1,5 +1,6 @@
 package dev.tollgate.faults;
 
+import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.RedisProcess;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,23 +17,38 @@ import java.util.SplittableRandom;
 final class Nemesis {
 
     /** What the fault thread can do. */
-    enum Fault { REDIS_RESTART, REDIS_PAUSE, LATENCY, SLOW_REPLIES, DROP_REPLIES, RESET, BLACK_HOLE, SLOW_CLOSE, NODE_KILL }
+    enum Fault {
+        REDIS_RESTART, REDIS_PAUSE, LATENCY, SLOW_REPLIES, DROP_REPLIES, RESET, BLACK_HOLE, SLOW_CLOSE, NODE_KILL,
+        /** Cluster only: a master killed (at most once a run: its replica has none then), its replica promoted. */
+        FAILOVER,
+        /** Cluster only: the slot of a client's keys migrated to another master. */
+        MIGRATION;
+
+        static final List<Fault> STANDALONE = List.of(REDIS_RESTART, REDIS_PAUSE, LATENCY, SLOW_REPLIES, DROP_REPLIES,
+                RESET, BLACK_HOLE, SLOW_CLOSE, NODE_KILL);
+        static final List<Fault> CLUSTER = List.of(FAILOVER, MIGRATION, MIGRATION, NODE_KILL);
+    }
 
     /** How long after a heal the nodes may still decide by the failure mode: the circuit's open period and a call's budget. */
     static final long AFTERMATH_MICROS = 300_000 + 2 * 150_000;
 
     private final SplittableRandom random;
     private final RedisProcess redis;
+    private final RedisCluster cluster;
+    private final Workload workload;
+    private boolean failedOver;
     private final List<Node> nodes;
     private final History history;
     private final boolean local;
     private final List<Fault> faults;
     private final boolean changes;
 
-    Nemesis(SplittableRandom random, RedisProcess redis, List<Node> nodes, History history, String failureMode,
-            List<Fault> faults, boolean changes) {
+    Nemesis(SplittableRandom random, RedisProcess redis, RedisCluster cluster, Workload workload, List<Node> nodes,
+            History history, String failureMode, List<Fault> faults, boolean changes) {
         this.random = random;
         this.redis = redis;
+        this.cluster = cluster;
+        this.workload = workload;
         this.nodes = nodes;
         this.history = history;
         this.local = failureMode.equals("local");
@@ -66,6 +82,36 @@ final class Nemesis {
             List<Node> some = someNodes(r);
             long start = history.now();
             switch (fault) {
+                case FAILOVER -> {
+                    if (failedOver) {
+                        break;
+                    }
+                    failedOver = true;
+                    String key = workload.storageKey(workload.clients.get(r.nextInt(workload.clients.size())));
+                    RedisProcess killed = cluster.killMasterOf(key);
+                    cluster.awaitFailover(killed, java.time.Duration.ofSeconds(30));
+                    long promoted = history.now();
+                    history.add(new Event("Cluster master killed, replica promoted", -1, start, promoted + AFTERMATH_MICROS,
+                            unreachable()));
+                    history.add(new Event("Cluster master killed, replica promoted", -1, start, promoted,
+                            Allowance.MASTER_FAILOVER));
+                }
+                case MIGRATION -> {
+                    String key = workload.storageKey(workload.clients.get(r.nextInt(workload.clients.size())));
+                    int slot = RedisCluster.slot(key);
+                    RedisProcess source = cluster.masterOfSlot(slot);
+                    List<RedisProcess> others = cluster.masters().stream().filter(m -> m != source).toList();
+                    RedisProcess target = others.get(r.nextInt(others.size()));
+                    cluster.beginMigration(slot, target);
+                    Workload.sleepMicros(length / 2); // requests meet the slot half moved: ASK, TRYAGAIN
+                    String listed = source.command("CLUSTER", "GETKEYSINSLOT", Integer.toString(slot), "1000");
+                    for (String k : listed.isBlank() ? new String[0] : listed.split("\\s+")) {
+                        cluster.migrateKeys(source, target, k);
+                        Workload.sleepMicros(r.nextLong(100_000));
+                    }
+                    cluster.finishMigration(slot, source, target);
+                    history.add(new Event("slot " + slot + " migrated", -1, start, history.now(), Allowance.SLOT_MIGRATION));
+                }
                 case REDIS_RESTART -> {
                     redis.kill();
                     Workload.sleepMicros(length);

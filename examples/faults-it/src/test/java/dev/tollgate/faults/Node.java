@@ -48,7 +48,6 @@ final class Node implements AutoCloseable {
     Node(int id, FaultProxy proxy, Map<String, String> redis, String failureMode, Map<String, String> extra) {
         this.id = id;
         this.proxy = proxy;
-        config.putAll(redis);
         config.put("tollgate.redis.timeout", "150ms");
         config.put("tollgate.redis.failure-mode", failureMode);
         config.put("tollgate.redis.circuit.open-for", "300ms");
@@ -62,6 +61,7 @@ final class Node implements AutoCloseable {
         config.put("tollgate.policy.slots.match", "/slots/**");
         config.put("tollgate.policy.slots.concurrency-lease", (LEASE_MICROS / 1000) + "ms");
         variants(0, 0);
+        config.putAll(redis);
         config.putAll(extra);
         limiter = RateLimiter.create(load(), "node-" + id, this::load);
     }

@@ -1,6 +1,7 @@
 package dev.tollgate.faults;
 
 import dev.tollgate.Decision;
+import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.RedisProcess;
 import dev.tollgate.testing.TestRedis;
 import java.util.ArrayList;
@@ -23,14 +24,16 @@ import java.util.logging.SimpleFormatter;
  */
 final class Run {
 
-    record Options(int nodes, long millis, String failureMode, List<Nemesis.Fault> faults, boolean changes) {
+    /** @param cluster a three-master Redis Cluster (with replicas), reached directly; else one redis-server behind proxies */
+    record Options(int nodes, long millis, String failureMode, List<Nemesis.Fault> faults, boolean changes, boolean cluster) {
     }
 
     record Result(long seed, Options options, List<String> violations, History history) {
 
         String summary() {
             long admitted = history.ops().stream().filter(Op::admitted).count();
-            return String.format("seed %d, failure mode %s, %d nodes, %d ms: %d requests (%d admitted), %d faults, %d reloads,"
+            return String.format("seed %d, failure mode %s, %d nodes" + (options.cluster() ? " on a Cluster" : "")
+                    + ", %d ms: %d requests (%d admitted), %d faults, %d reloads,"
                     + " %d violations", seed, options.failureMode(), options.nodes(), options.millis(), history.ops().size(),
                     admitted, history.events().size(), history.reconfigs().size(), violations.size());
         }
@@ -43,13 +46,20 @@ final class Run {
         Handler logs = capture(history);
         Logger tollgate = Logger.getLogger("dev.tollgate");
         tollgate.addHandler(logs);
-        try (RedisProcess redis = TestRedis.startProcess()) {
+        try (RedisProcess redis = o.cluster() ? null : TestRedis.startProcess();
+             RedisCluster cluster = o.cluster() ? RedisCluster.start() : null) {
             for (int i = 0; i < o.nodes(); i++) {
-                FaultProxy proxy = new FaultProxy(redis.port(), random.nextLong());
-                nodes.add(new Node(i, proxy, Map.of("tollgate.redis.uri", "redis://127.0.0.1:" + proxy.port()), o.failureMode()));
+                if (cluster != null) {
+                    nodes.add(new Node(i, null, Map.of("tollgate.redis.cluster", String.join(",", cluster.seeds()),
+                            "tollgate.redis.timeout", "300ms"), o.failureMode()));
+                } else {
+                    FaultProxy proxy = new FaultProxy(redis.port(), random.nextLong());
+                    nodes.add(new Node(i, proxy, Map.of("tollgate.redis.uri", "redis://127.0.0.1:" + proxy.port()), o.failureMode()));
+                }
             }
             Workload workload = new Workload(random.split(), nodes, history);
-            Nemesis nemesis = new Nemesis(random.split(), redis, nodes, history, o.failureMode(), o.faults(), o.changes());
+            Nemesis nemesis = new Nemesis(random.split(), redis, cluster, workload, nodes, history, o.failureMode(), o.faults(),
+                    o.changes());
             long until = history.now() + o.millis() * 1000;
             Thread faults = new Thread(() -> {
                 try {

@@ -41,6 +41,11 @@ final class Workload {
         }
     }
 
+    /** The Redis key of a client's bucket under its policy (readable keys: the client part is the Cluster hash tag). */
+    String storageKey(Client c) {
+        return "faults:{header.x-api-key=" + c.apiKey() + "}:" + (c.kind() == Kind.SLOTS ? "slots:c" : "api");
+    }
+
     /** Runs every client until {@code untilMicros} on the history's clock; returns when all have stopped. */
     void run(long untilMicros) throws InterruptedException {
         List<Thread> threads = new ArrayList<>();
