@@ -44,7 +44,7 @@ final class Checker {
         this.events.addAll(observedOutages(ops, failureMode));
         for (int n = 0; n < nodes; n++) {
             TreeMap<Long, History.Reconfig> m = new TreeMap<>();
-            m.put(Long.MIN_VALUE, new History.Reconfig(Long.MIN_VALUE, n, 0, 0));
+            m.put(Long.MIN_VALUE, new History.Reconfig(Long.MIN_VALUE, n, 0, 0, 0));
             configs.put(n, m);
         }
         for (History.Reconfig r : h.reconfigs()) {
@@ -91,6 +91,8 @@ final class Checker {
             List<Op> mine = ops.stream().filter(o -> o.client == c.id()).sorted(Comparator.comparingLong(o -> o.invoke)).toList();
             if (c.kind() == Workload.Kind.SLOTS) {
                 concurrency(c, mine);
+            } else if (c.kind() == Workload.Kind.QUOTA) {
+                quota(c, mine);
             } else {
                 rate(c, mine);
                 retryAfter(c, mine);
@@ -176,6 +178,49 @@ final class Checker {
         return bound;
     }
 
+    /**
+     * A calendar quota: over the run, what a client was admitted is at most the largest quota in
+     * force, once more for each start of an hour (in a zone in force) that the run crossed, plus
+     * the allowances of the faults and changes, in quotas.
+     */
+    private void quota(Workload.Client c, List<Op> mine) {
+        List<Op> admitted = mine.stream().filter(Op::counted).toList();
+        if (admitted.isEmpty()) {
+            return;
+        }
+        long from = admitted.get(0).invoke;
+        long to = admitted.stream().mapToLong(o -> o.complete).max().orElse(from);
+        int most = 0;
+        java.util.Set<String> zones = new java.util.HashSet<>();
+        for (History.Reconfig r : inForce(from, to)) {
+            Node.Quota q = Node.QUOTA_VARIANTS.get(r.quota());
+            most = Math.max(most, q.count());
+            zones.add(q.zone());
+        }
+        long windows = 1;
+        java.time.Instant start = h.instant(from);
+        java.time.Instant end = h.instant(to);
+        for (String zone : zones) {
+            java.time.ZonedDateTime next = start.atZone(java.time.ZoneId.of(zone)).truncatedTo(java.time.temporal.ChronoUnit.HOURS)
+                    .plusHours(1);
+            while (!next.toInstant().isAfter(end)) {
+                windows++;
+                next = next.plusHours(1);
+            }
+        }
+        long bound = most * windows;
+        for (Event e : events) {
+            if (e.overlaps(from, to)) {
+                bound += (long) e.allowance().bursts(nodes) * most;
+            }
+        }
+        if (admitted.size() > bound) {
+            violations.add(String.format("client %d (QUOTA) was admitted %d times from %.3f s to %.3f s; the bound there is %d"
+                    + " (%d per hour in force, %d windows)", c.id(), admitted.size(), from / 1e6, to / 1e6, bound, most, windows)
+                    + slice(c.id(), from, to));
+        }
+    }
+
     private void concurrency(Workload.Client c, List<Op> mine) {
         // a slot is surely held from the decision's return to the release's call; a dead node's until it died
         List<long[]> holds = new ArrayList<>();
@@ -254,8 +299,13 @@ final class Checker {
     /** The client's requests in [from, to], and the events and changes that overlap it. */
     private String slice(int client, long from, long to) {
         StringBuilder s = new StringBuilder("\n  its requests then:");
-        ops.stream().filter(o -> o.client == client && o.complete >= from && o.invoke <= to)
-                .sorted(Comparator.comparingLong(o -> o.invoke)).forEach(o -> s.append("\n    ").append(o));
+        List<Op> then = ops.stream().filter(o -> o.client == client && o.complete >= from && o.invoke <= to)
+                .sorted(Comparator.comparingLong(o -> o.invoke)).toList();
+        if (then.size() > 80) { // a long slice: its admissions tell the story
+            then = then.stream().filter(Op::counted).toList();
+            s.append(" (the admitted ones)");
+        }
+        then.forEach(o -> s.append("\n    ").append(o));
         s.append("\n  faults and changes then:");
         events.stream().filter(e -> e.overlaps(from, to)).forEach(e -> s.append("\n    ").append(e));
         h.reconfigs().stream().filter(r -> r.at() >= from - 3_000_000 && r.at() <= to).forEach(r -> s.append("\n    ").append(r));

@@ -10,19 +10,25 @@ import java.util.List;
 final class History {
 
     /** A node put a configuration in force: its API and slots variants from {@code at} on. */
-    record Reconfig(long at, int node, int api, int slots) {
+    record Reconfig(long at, int node, int api, int slots, int quota) {
         @Override
         public String toString() {
-            return String.format("%9.3f s  node %d reloads: api %s, slots concurrency %d", at / 1e6, node,
-                    Rate.text(Node.API_VARIANTS.get(api)), Node.SLOT_VARIANTS.get(slots));
+            return String.format("%9.3f s  node %d reloads: api %s, slots concurrency %d, quota %s", at / 1e6, node,
+                    Rate.text(Node.API_VARIANTS.get(api)), Node.SLOT_VARIANTS.get(slots), Node.QUOTA_VARIANTS.get(quota));
         }
     }
 
     private final long startNanos = System.nanoTime();
+    private final java.time.Instant startInstant = java.time.Instant.now();
     final List<Op> ops = new ArrayList<>();
     final List<Event> events = new ArrayList<>();
     final List<Reconfig> reconfigs = new ArrayList<>();
     final List<String> logLines = new ArrayList<>();
+
+    /** The wall-clock instant of a time of this history (for calendar windows). */
+    java.time.Instant instant(long micros) {
+        return startInstant.plusNanos(micros * 1000);
+    }
 
     long now() {
         return (System.nanoTime() - startNanos) / 1000;

@@ -180,6 +180,7 @@ final class Nemesis {
         while (history.now() < until - 2_000_000) {
             int api = r.nextInt(Node.API_VARIANTS.size());
             int slots = r.nextInt(Node.SLOT_VARIANTS.size());
+            int quota = r.nextInt(Node.QUOTA_VARIANTS.size());
             long start = history.now();
             List<Node> order = someNodes(r);
             List<Node> all = new ArrayList<>(order);
@@ -189,13 +190,14 @@ final class Nemesis {
                 }
             }
             for (Node node : all) {
-                node.variants(api, slots);
+                node.variants(api, slots, quota);
                 node.reload();
-                history.add(new History.Reconfig(history.now(), node.id, api, slots));
+                history.add(new History.Reconfig(history.now(), node.id, api, slots, quota));
                 Workload.sleepMicros(100_000 + r.nextLong(1_200_000));
             }
             history.add(new Event("rolling change to api " + Rate.text(Node.API_VARIANTS.get(api)) + ", concurrency "
-                    + Node.SLOT_VARIANTS.get(slots), -1, start, history.now(), Allowance.ROLLING_CHANGE));
+                    + Node.SLOT_VARIANTS.get(slots) + ", quota " + Node.QUOTA_VARIANTS.get(quota), -1, start, history.now(),
+                    Allowance.ROLLING_CHANGE));
             Workload.sleepMicros(r.nextLong(1_500_000));
         }
     }

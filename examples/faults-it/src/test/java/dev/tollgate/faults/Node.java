@@ -26,6 +26,13 @@ final class Node implements AutoCloseable {
             List.of(Rate.perSecond(5, 10), Rate.perMinute(40)),
             List.of(Rate.perSecond(8, 6)),
             List.of(Rate.perMinute(40), Rate.perSecond(5, 10)));
+    /** A calendar quota: at most {@code count} per hour of {@code zone}. */
+    record Quota(int count, String zone) {
+    }
+
+    /** The quota policy's limit and zone, one per variant: a zone change moves the hour's boundaries (by 30 or 45 minutes). */
+    static final List<Quota> QUOTA_VARIANTS = List.of(new Quota(12, "UTC"), new Quota(12, "Asia/Kolkata"),
+            new Quota(8, "Pacific/Chatham"));
     /** The slots policy's concurrency, one per variant. */
     static final List<Integer> SLOT_VARIANTS = List.of(2, 1, 3);
     static final long LEASE_MICROS = 5_000_000;
@@ -37,8 +44,6 @@ final class Node implements AutoCloseable {
     /** Bumped at each kill: a slot taken before it is never released (the process that held it is gone). */
     private volatile int epoch;
     private volatile boolean dead;
-    volatile int apiVariant;
-    volatile int slotVariant;
 
     Node(int id, FaultProxy proxy, Map<String, String> redis, String failureMode) {
         this(id, proxy, redis, failureMode, Map.of());
@@ -54,13 +59,15 @@ final class Node implements AutoCloseable {
         config.put("tollgate.redis.key-prefix", "faults:");
         config.put("tollgate.metrics", "none");
         config.put("tollgate.jmx", "false");
-        config.put("tollgate.policies", "api,slots");
+        config.put("tollgate.policies", "api,slots,quota");
+        config.put("tollgate.policy.quota.key", "header:X-Api-Key");
+        config.put("tollgate.policy.quota.match", "/quota/**");
         config.put("tollgate.policy.api.key", "header:X-Api-Key");
         config.put("tollgate.policy.api.match", "/api/**");
         config.put("tollgate.policy.slots.key", "header:X-Api-Key");
         config.put("tollgate.policy.slots.match", "/slots/**");
         config.put("tollgate.policy.slots.concurrency-lease", (LEASE_MICROS / 1000) + "ms");
-        variants(0, 0);
+        variants(0, 0, 0);
         config.putAll(redis);
         config.putAll(extra);
         limiter = RateLimiter.create(load(), "node-" + id, this::load);
@@ -71,11 +78,11 @@ final class Node implements AutoCloseable {
     }
 
     /** Sets the policies' variants in the node's configuration; in force at the next {@link #reload()}. */
-    void variants(int api, int slots) {
+    void variants(int api, int slots, int quota) {
         config.put("tollgate.policy.api.limits", Rate.text(API_VARIANTS.get(api)));
         config.put("tollgate.policy.slots.concurrency", Integer.toString(SLOT_VARIANTS.get(slots)));
-        apiVariant = api;
-        slotVariant = slots;
+        config.put("tollgate.policy.quota.limits", QUOTA_VARIANTS.get(quota).count() + "/hour calendar");
+        config.put("tollgate.policy.quota.zone", QUOTA_VARIANTS.get(quota).zone());
     }
 
     /** Sets one key of the node's configuration; in force at the next {@link #reload()}. */

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class Workload {
 
-    enum Kind { ALTERNATING, STICKY, HAMMER, OBEYING, SLOTS }
+    enum Kind { ALTERNATING, STICKY, HAMMER, OBEYING, SLOTS, QUOTA }
 
     record Client(int id, Kind kind, String apiKey, long seed) {
     }
@@ -33,7 +33,7 @@ final class Workload {
         this.nodes = nodes;
         this.history = history;
         Kind[] kinds = {Kind.ALTERNATING, Kind.ALTERNATING, Kind.ALTERNATING, Kind.STICKY, Kind.STICKY, Kind.HAMMER,
-            Kind.OBEYING, Kind.OBEYING, Kind.SLOTS, Kind.SLOTS, Kind.SLOTS, Kind.SLOTS};
+            Kind.OBEYING, Kind.OBEYING, Kind.SLOTS, Kind.SLOTS, Kind.SLOTS, Kind.SLOTS, Kind.QUOTA, Kind.QUOTA};
         for (int i = 0; i < kinds.length; i++) {
             byte[] key = new byte[12];
             random.nextBytes(key);
@@ -43,7 +43,11 @@ final class Workload {
 
     /** The Redis key of a client's bucket under its policy (readable keys: the client part is the Cluster hash tag). */
     String storageKey(Client c) {
-        return "faults:{header.x-api-key=" + c.apiKey() + "}:" + (c.kind() == Kind.SLOTS ? "slots:c" : "api");
+        return "faults:{header.x-api-key=" + c.apiKey() + "}:" + switch (c.kind()) {
+            case SLOTS -> "slots:c";
+            case QUOTA -> "quota:cal";
+            default -> "api";
+        };
     }
 
     /** Runs every client until {@code untilMicros} on the history's clock; returns when all have stopped. */
@@ -66,14 +70,14 @@ final class Workload {
         long nextAt = 0; // an obeying client's next call, when refused
         for (int n = 0; n < MAX_REQUESTS_PER_CLIENT && history.now() < untilMicros; n++) {
             int node = switch (c.kind()) {
-                case ALTERNATING, HAMMER, SLOTS -> (home + n) % nodes.size();
+                case ALTERNATING, HAMMER, SLOTS, QUOTA -> (home + n) % nodes.size();
                 case STICKY, OBEYING -> home;
             };
             if (c.kind() == Kind.OBEYING && nextAt > 0) {
                 sleepUntil(nextAt);
                 nextAt = 0;
             }
-            Op op = request(c, node, c.kind() == Kind.SLOTS ? "slots" : "api");
+            Op op = request(c, node, c.kind() == Kind.SLOTS ? "slots" : c.kind() == Kind.QUOTA ? "quota" : "api");
             if (c.kind() == Kind.SLOTS) {
                 if (op.admitted()) {
                     sleepMicros(random.nextLong(400_000));
