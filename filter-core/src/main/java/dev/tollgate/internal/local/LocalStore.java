@@ -131,6 +131,7 @@ public final class LocalStore implements BucketStore {
             SlidingLog[] logs = new SlidingLog[n];
             long[][] windows = new long[n][];
             long[][] used = new long[n][];
+            long[][] holds = new long[n][];
             Leases[] leases = new Leases[n];
             boolean[] admits = new boolean[n];
             boolean enforcingAdmit = true;
@@ -148,19 +149,23 @@ public final class LocalStore implements BucketStore {
                     w[0] = leases[i].live(now) + 1;
                     ok = w[0] <= limits.get(0).capacity();
                 } else if (r.algorithm() == Algorithm.CALENDAR) {
-                    CalendarQuota quota = stripe.calendar(r.key(), now, limits.size());
+                    CalendarQuota quota = stripe.calendar(r.key(), now);
                     long[] bounds = new long[2 * w.length];
                     long[] u = new long[w.length];
+                    long[] h = new long[w.length];
                     for (int j = 0; j < w.length; j++) {
                         Limit l = limits.get(j);
                         bounds[2 * j] = l.calendar().startMicros(now);
                         bounds[2 * j + 1] = l.calendar().endMicros(now);
-                        u[j] = quota == null ? 0 : quota.used(j, bounds[2 * j]);
+                    }
+                    CalendarQuota.read(quota, bounds, now, u, h);
+                    for (int j = 0; j < w.length; j++) {
                         w[j] = u[j] + r.cost();
-                        ok &= w[j] <= l.capacity();
+                        ok &= w[j] <= limits.get(j).capacity();
                     }
                     windows[i] = bounds;
                     used[i] = u;
+                    holds[i] = h;
                 } else if (r.algorithm() == Algorithm.SLIDING_LOG) {
                     SlidingLog log = stripe.log(r.key(), now, limits);
                     for (int j = 0; j < w.length; j++) {
@@ -213,17 +218,20 @@ public final class LocalStore implements BucketStore {
                 if (windows[i] != null) {
                     long[] starts = new long[limits.size()];
                     long[] counts = new long[limits.size()];
+                    long[] ends = new long[limits.size()];
                     long expires = now;
                     for (int j = 0; j < limits.size(); j++) {
                         long after = take ? wanted[i][j] : used[i][j];
                         long end = windows[i][2 * j + 1];
-                        states.add(CalendarQuota.answer(limits.get(j), now, end, after, wanted[i][j]));
+                        // written, the count holds until its window's end; else until what was read ends
+                        states.add(CalendarQuota.answer(limits.get(j), now, take ? end : holds[i][j], after, wanted[i][j]));
                         starts[j] = windows[i][2 * j];
                         counts[j] = after;
+                        ends[j] = end;
                         expires = Math.max(expires, end);
                     }
                     if (take) {
-                        stripe.put(r.key(), new CalendarQuota(starts, counts, expires));
+                        stripe.put(r.key(), new CalendarQuota(starts, counts, ends, expires));
                     }
                     out.add(new BucketReply(states));
                     continue;
@@ -553,11 +561,11 @@ public final class LocalStore implements BucketStore {
             return null;
         }
 
-        /** The calendar quotas' state, or {@code null} when absent, past its windows, or of another shape. */
-        CalendarQuota calendar(String key, long now, int limits) {
+        /** The calendar quotas' state, of whatever limits wrote it, or {@code null} when absent or past its windows. */
+        CalendarQuota calendar(String key, long now) {
             Object v = map.get(key);
             if (v instanceof CalendarQuota quota && quota.expiresMicros > now) {
-                return quota.limits() == limits ? quota : null;
+                return quota;
             }
             if (v != null) {
                 remove(key);

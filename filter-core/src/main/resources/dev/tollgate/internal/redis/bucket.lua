@@ -18,9 +18,11 @@ KEYS[i]   one key per (client, policy, algorithm): a sliding log's key ends with
           Sliding log: a sorted set of the admitted requests, scored by their time in µs, members
           "<time>:<sequence>", unique within the set; it never holds more entries than the largest
           count per window of the policy.
-          Calendar quota (key ends with ":cal"): a string holding "<start>:<count>" per limit,
-          joined by ",": the start of the window in µs and the cost taken in it. It expires (PX)
-          at the end of the latest of its windows.
+          Calendar quota (key ends with ":cal"): a string holding "<start>:<count>:<end>" per
+          limit, joined by ",": the window in µs (its end says which window it is to a node of
+          another zone or unit) and the cost taken in it; earlier versions wrote
+          "<start>:<count>", and read these with '(%d+):(%d+)', which counts them right. It
+          expires (PX) at the end of the latest of its windows.
           Concurrency lease (algorithm i, in flight): a sorted set of the live leases of one client under one
           policy, member the lease id, score its expiry in µs. Its key ends with ":c".
           Pause gate (algorithm g): a string, the time in µs before which the gate admits nothing,
@@ -121,6 +123,18 @@ Several limits, and nodes of two configurations (issue 28): during a rolling dep
             the key owes most; no change of limits, order, rate or burst makes a fresh bucket.
           The short form reads the same way (its own tag: full in letters, n = 1), and only
           when the stored string holds several states.
+Calendar quotas, and nodes of two configurations: limit j counts in its window [s, f) (as
+          chosen above). A stored string all of whose windows ended is absent, as once it
+          expires. Limit j counts the first not yet claimed state of its very window (start s
+          and end f; a state of an earlier version, without an end, by its start); a limit that
+          finds none counts the largest count among the states whose windows overlap [s, f)
+          (without an end: whose start is not after now), leaving out those other limits
+          claimed unless the string holds fewer states than there are limits (then a limit is
+          new): in a quota of a day and an hour, the hour's next window lies within the day,
+          whose count is the day's own. A zone or unit change thus gives no fresh quota. A
+          count of other windows holds until the latest window stored ends: a refused read
+          writes nothing, and its reset and retry say that end (for states without ends, the
+          window's own).
 
 Token bucket time is counted in units of 1/n µs so that a token is exactly p units; the "debt"
 d is how far the arrival time lies ahead of now, and the bucket holds (capacity * p - d) / p.
@@ -410,17 +424,20 @@ for i = 1, #KEYS do
     ok = held + cost <= slots
     limits[1] = { slots, span, id }
   elseif calendar then
-    -- A state of another number of limits, or of an earlier window, counts nothing; it is
-    -- overwritten only when this call takes, so a refused read changes nothing.
+    -- Per limit, the count of its own window's state, else the largest count of the states no
+    -- limit claimed whose windows overlap its window (see "Calendar quotas" above). A refused
+    -- read writes nothing.
     local stored = getBucket(KEYS[i])
-    local starts, counts, k = {}, {}, 0
+    local starts, counts, ends, k, latest = {}, {}, {}, 0, nil
     if stored then
-      for start, count in string.gmatch(stored, '(%d+):(%d+)') do
+      for start, count, finish in string.gmatch(stored, '(%d+):(%d+):?(%d*)') do
         k = k + 1
-        starts[k], counts[k] = tonumber(start), tonumber(count)
+        starts[k], counts[k], ends[k] = tonumber(start), tonumber(count), tonumber(finish)
+        if ends[k] and (not latest or ends[k] > latest) then latest = ends[k] end
       end
-      if k ~= m then starts = {} end
+      if latest and latest <= now then k = 0 end -- all its windows ended: absent, as once it expires
     end
+    local claimed, own = {}, {}
     for j = 1, m do
       local count = tonumber(ARGV[a])
       local start, finish = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
@@ -429,10 +446,32 @@ for i = 1, #KEYS do
         if now >= finish then start, finish = finish, tonumber(ARGV[a + 4]) end
       end
       a = a + 5
-      local used = 0
-      if starts[j] == start then used = counts[j] end
-      if used + cost > count then ok = false end
-      limits[j] = { count, start, finish, used, used + cost }
+      for s = 1, k do
+        if not claimed[s] and starts[s] == start and (not ends[s] or ends[s] == finish) then
+          claimed[s], own[j] = true, s
+          break
+        end
+      end
+      limits[j] = { count, start, finish }
+    end
+    for j = 1, m do
+      local l = limits[j]
+      local used, holds = 0, l[3]
+      if own[j] then
+        used = counts[own[j]]
+      else
+        for s = 1, k do
+          if (not claimed[s] or k < m) and counts[s] > used and starts[s] < l[3]
+              and ((ends[s] and ends[s] > l[2]) or (not ends[s] and starts[s] <= now)) then
+            used = counts[s]
+          end
+        end
+        -- a count of other windows holds until the key's last window ends (unknown for states
+        -- of earlier versions: then this window's end)
+        if used > 0 and latest then holds = latest end
+      end
+      if used + cost > l[1] then ok = false end
+      l[4], l[5], l[6] = used, used + cost, holds
     end
   elseif log then
     for j = 1, m do
@@ -530,9 +569,8 @@ for i = 1, #KEYS do
     local states, expires = {}, 0
     for j, l in ipairs(b[3]) do
       local count, start, finish, used, wanted = l[1], l[2], l[3], l[4], l[5]
-      local after = used
-      if take then after = wanted end
-      local left = finish - now
+      local after, left = used, l[6] - now
+      if take then after, left = wanted, finish - now end
       if left < 1 then left = 1 end
       local nextIn, retry = 0, 0
       if after > 0 then nextIn = left end
@@ -540,7 +578,8 @@ for i = 1, #KEYS do
       local remaining = count - after
       if remaining < 0 then remaining = 0 end
       answer(remaining, nextIn, nextIn, retry)
-      states[j] = string.format('%.0f:%.0f', start, after)
+      -- the window's end too: which window it is, for a node with another zone or unit
+      states[j] = string.format('%.0f:%.0f:%.0f', start, after, finish)
       if left > expires then expires = left end
     end
     if take then

@@ -101,6 +101,44 @@ class RedisStoreIT extends BucketStoreContract {
     }
 
     /**
+     * A rolling upgrade: the versions before tags and window ends read states with the patterns
+     * below (bucket.lua's general path and refund.lua; the calendar quota's), so they must count
+     * the states this version writes right and read the same numbers from them, by position.
+     */
+    @Test
+    void thePatternsOfEarlierVersionsReadTheStatesThisVersionWrites(RedisEndpoint redis) {
+        String k = key("earlier-patterns");
+        take(k, "3/s; 100/day; 10/s burst 20", 2);
+        String bucket = redis.command("GET", k);
+        String cal = key("earlier-patterns") + ":cal";
+        Replies.flat(store.acquire(List.of(new BucketRequest(cal, Limit.parse("2/hour calendar; 5/day calendar"), 1, true,
+                dev.tollgate.Algorithm.CALENDAR))));
+        String quota = redis.command("GET", cal);
+        String script = "local out = {} "
+                + "for tat, frac, unit in string.gmatch(ARGV[1], '(%d+):?(%d*):?(%d*)') do "
+                + "out[#out + 1] = tat .. '/' .. frac .. '/' .. unit end "
+                + "out[#out + 1] = '|' "
+                + "for start, count in string.gmatch(ARGV[2], '(%d+):(%d+)') do out[#out + 1] = start .. '/' .. count end "
+                + "return table.concat(out, ' ')";
+        String read = redis.command("EVAL", script, "0", bucket, quota);
+        StringBuilder expected = new StringBuilder();
+        for (String state : bucket.split(",")) {
+            String[] numbers = state.replaceAll("~.*", "").split(":");
+            expected.append(numbers[0]).append('/').append(numbers.length > 1 ? numbers[1] : "").append('/')
+                    .append(numbers.length > 2 ? numbers[2] : "").append(' ');
+        }
+        expected.append('|');
+        for (String state : quota.split(",")) {
+            String[] numbers = state.split(":");
+            expected.append(' ').append(numbers[0]).append('/').append(numbers[1]);
+        }
+        assertEquals(expected.toString(), read, "three token-bucket states (" + bucket + ") and two calendar states ("
+                + quota + ")");
+        assertTrue(bucket.matches("\\d+:2:3~[a-z]+\\.d,\\d+~[a-z]+,\\d+~[a-z]+"), bucket);
+        assertTrue(quota.matches("\\d+:1:\\d+,\\d+:1:\\d+"), quota);
+    }
+
+    /**
      * Keys left by a version whose keys did not name the algorithm: a policy that was a sliding
      * log left a sorted set where its token-bucket key now is. The script must neither fail (a
      * failure opens the circuit for every client) nor trust it: the key is absent.
