@@ -115,8 +115,9 @@ public final class RateLimiter implements AutoCloseable {
     /**
      * Reads the configuration again and, if it changed, puts it in force for the next request.
      * Buckets keep their state: a client keeps the time it owes (a larger burst or rate applies
-     * at once, a smaller burst caps the debt); a policy whose number of limits changed starts
-     * full. Redis connection settings are not changed by a reload.
+     * at once, a smaller burst caps the debt); a limit a policy gains reads the largest debt its
+     * bucket holds, capped at its own time to fill. Redis connection settings are not changed by
+     * a reload.
      *
      * @return whether the configuration changed
      * @throws ConfigException when the new configuration is not valid; the old one stays in force

@@ -2,6 +2,7 @@ package dev.tollgate.internal.local;
 
 import dev.tollgate.Limit;
 import dev.tollgate.LimitState;
+import java.util.List;
 
 /**
  * The bucket arithmetic, in exact integers. {@code bucket.lua} does the same steps in the same
@@ -15,8 +16,10 @@ import dev.tollgate.LimitState;
  * {@code d = (TAT - now)} in those units, at least 0, is what the bucket lacks to be full:
  * {@code tokens = (capacity * p - d) / p}.
  *
- * <p>A change of limits keeps the TAT, so a client keeps the time it owes. Two normalisations
- * follow from a change, the same in {@code bucket.lua}: a remainder counted in another {@code n}
+ * <p>A change of limits keeps the TAT, so a client keeps the time it owes: each limit finds the
+ * state it wrote ({@link #debts}), and a limit that finds none reads the latest arrival time
+ * there is, never a full bucket. Two normalisations follow from a change, the same in
+ * {@code bucket.lua}: a remainder counted in another {@code n}
  * (the rate changed) is rounded up to the next whole microsecond, never in the client's favour;
  * and a debt beyond the time to fill (the burst shrank) is capped, and the capped state must be
  * stored even when the request is refused, or every refusal would announce a retry time that the
@@ -47,6 +50,75 @@ public final class Gcra {
             return full + 1; // also keeps (tat - now) * n from overflowing after a rate change
         }
         return Math.min((tat - now) * n + frac, full + 1);
+    }
+
+    /**
+     * Longs per limit in a stored token-bucket state ({@code long[]}, the expiry after them): the
+     * arrival time in whole µs, the remainder, the n it is counted in, and the tag: the time to
+     * fill ({@code capacity * p}, in 1/n µs) of the limit that wrote it, which with that n names
+     * the limit; 0 (no tag) in a state of one limit, as {@code bucket.lua} tags only states of
+     * several.
+     */
+    static final int FIELDS = 4;
+
+    /** The number of limits a stored state holds. */
+    static int limitsIn(long[] state) {
+        return (state.length - 1) / FIELDS;
+    }
+
+    /**
+     * The debt of each limit ({@link #debt}, so {@code capacity * p + 1} beyond its time to fill)
+     * read from a stored state of any shape, by {@code bucket.lua}'s rule ("Several limits"):
+     * <ul>
+     * <li>tagged states: limit j's own is the first not yet used whose tag is j's;</li>
+     * <li>untagged states as many as the limits: by position;</li>
+     * <li>otherwise (no state of its own, or untagged states of another number): the latest
+     *     arrival time of all states, a partial µs rounded up, read as limit j's.</li>
+     * </ul>
+     */
+    static void debts(long[] state, long now, List<Limit> limits, long[] out) {
+        int k = limitsIn(state);
+        int m = limits.size();
+        boolean tagged = false;
+        for (int i = 0; i < k; i++) {
+            tagged |= state[FIELDS * i + 3] != 0;
+        }
+        boolean[] used = tagged ? new boolean[k] : null;
+        long latest = Long.MIN_VALUE;
+        for (int j = 0; j < m; j++) {
+            Limit l = limits.get(j);
+            int s = -1;
+            if (tagged) {
+                long full = l.capacity() * l.refillPeriodMicros();
+                for (int i = 0; i < k && s < 0; i++) {
+                    if (!used[i] && state[FIELDS * i + 3] == full && state[FIELDS * i + 2] == l.refillTokens()) {
+                        s = i;
+                        used[i] = true;
+                    }
+                }
+            } else if (k == m) {
+                s = j;
+            }
+            if (s >= 0) {
+                out[j] = debt(state[FIELDS * s], state[FIELDS * s + 1], state[FIELDS * s + 2], now, l);
+                continue;
+            }
+            if (latest == Long.MIN_VALUE) {
+                latest = 0;
+                for (int i = 0; i < k; i++) {
+                    latest = Math.max(latest, state[FIELDS * i] + (state[FIELDS * i + 1] > 0 ? 1 : 0));
+                }
+            }
+            out[j] = debt(latest, 0, l.refillTokens(), now, l);
+        }
+    }
+
+    /** Writes limit j's state for a debt taken at {@code now}; tagged when the state is of several limits. */
+    static void write(long[] state, int j, long now, long debt, Limit limit, boolean tagged) {
+        state[FIELDS * j] = tatMicros(now, debt, limit);
+        state[FIELDS * j + 1] = tatFrac(debt, limit);
+        state[FIELDS * j + 2] = limit.refillTokens();
+        state[FIELDS * j + 3] = tagged ? limit.capacity() * limit.refillPeriodMicros() : 0;
     }
 
     /** Where one limit stands after a decision that leaves the debt {@code debtAfter}, for a request that wanted {@code wanted}. */

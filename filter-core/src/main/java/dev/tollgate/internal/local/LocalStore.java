@@ -17,7 +17,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * and as the fallback while Redis fails.
  *
  * <p>Bounded in bytes. It holds at most {@code maxKeys} keys; each costs its map entry, its key
- * and its state: about 150 bytes plus the key's length plus 24 bytes per limit. Sliding logs also
+ * and its state: about 150 bytes plus the key's length plus 32 bytes per limit. Sliding logs also
  * hold their entries, in slots of 8 bytes that grow with use ({@link SlidingLog}); all logs
  * together hold at most {@link #logSlotBudget(int)} slots, {@code 16 x maxKeys} but never less
  * than one full log of {@value Algorithm#MAX_LOG_ENTRIES} per lock stripe: 12.8 MB at the
@@ -132,6 +132,7 @@ public final class LocalStore implements BucketStore {
             SlidingLog[] logs = new SlidingLog[n];
             long[][] windows = new long[n][];
             long[][] used = new long[n][];
+            long[][] holds = new long[n][];
             Leases[] leases = new Leases[n];
             boolean[] admits = new boolean[n];
             boolean enforcingAdmit = true;
@@ -149,19 +150,23 @@ public final class LocalStore implements BucketStore {
                     w[0] = leases[i].live(now) + 1;
                     ok = w[0] <= limits.get(0).capacity();
                 } else if (r.algorithm() == Algorithm.CALENDAR) {
-                    CalendarQuota quota = stripe.calendar(r.key(), now, limits.size());
+                    CalendarQuota quota = stripe.calendar(r.key(), now);
                     long[] bounds = new long[2 * w.length];
                     long[] u = new long[w.length];
+                    long[] h = new long[w.length];
                     for (int j = 0; j < w.length; j++) {
                         Limit l = limits.get(j);
                         bounds[2 * j] = l.calendar().startMicros(now);
                         bounds[2 * j + 1] = l.calendar().endMicros(now);
-                        u[j] = quota == null ? 0 : quota.used(j, bounds[2 * j]);
+                    }
+                    CalendarQuota.read(quota, bounds, now, u, h);
+                    for (int j = 0; j < w.length; j++) {
                         w[j] = u[j] + r.cost();
-                        ok &= w[j] <= l.capacity();
+                        ok &= w[j] <= limits.get(j).capacity();
                     }
                     windows[i] = bounds;
                     used[i] = u;
+                    holds[i] = h;
                 } else if (r.algorithm() == Algorithm.SLIDING_LOG) {
                     SlidingLog log = stripe.log(r.key(), now, limits);
                     for (int j = 0; j < w.length; j++) {
@@ -171,12 +176,14 @@ public final class LocalStore implements BucketStore {
                     }
                     logs[i] = log;
                 } else {
-                    long[] state = stripe.bucket(r.key(), now, limits.size());
+                    long[] state = stripe.bucket(r.key(), now);
                     long[] d = new long[w.length];
+                    if (state != null) {
+                        Gcra.debts(state, now, limits, d);
+                    }
                     for (int j = 0; j < w.length; j++) {
                         Limit l = limits.get(j);
                         long full = l.capacity() * l.refillPeriodMicros();
-                        d[j] = state == null ? 0 : Gcra.debt(state[3 * j], state[3 * j + 1], state[3 * j + 2], now, l);
                         if (d[j] > full) {
                             d[j] = full;
                             capped[i] = true;
@@ -212,17 +219,20 @@ public final class LocalStore implements BucketStore {
                 if (windows[i] != null) {
                     long[] starts = new long[limits.size()];
                     long[] counts = new long[limits.size()];
+                    long[] ends = new long[limits.size()];
                     long expires = now;
                     for (int j = 0; j < limits.size(); j++) {
                         long after = take ? wanted[i][j] : used[i][j];
                         long end = windows[i][2 * j + 1];
-                        states.add(CalendarQuota.answer(limits.get(j), now, end, after, wanted[i][j]));
+                        // written, the count holds until its window's end; else until what was read ends
+                        states.add(CalendarQuota.answer(limits.get(j), now, take ? end : holds[i][j], after, wanted[i][j]));
                         starts[j] = windows[i][2 * j];
                         counts[j] = after;
+                        ends[j] = end;
                         expires = Math.max(expires, end);
                     }
                     if (take) {
-                        stripe.put(r.key(), new CalendarQuota(starts, counts, expires));
+                        stripe.put(r.key(), new CalendarQuota(starts, counts, ends, expires));
                     }
                     out.add(new BucketReply(states));
                     continue;
@@ -241,21 +251,19 @@ public final class LocalStore implements BucketStore {
                 }
                 // Written when taken, and when capped even if refused: see Gcra.
                 boolean write = take || capped[i];
-                long[] state = write ? new long[3 * limits.size() + 1] : null;
+                long[] state = write ? new long[Gcra.FIELDS * limits.size() + 1] : null;
                 long expires = now;
                 for (int j = 0; j < limits.size(); j++) {
                     Limit limit = limits.get(j);
                     long after = take ? wanted[i][j] : debts[i][j];
                     states.add(Gcra.answer(limit, after, wanted[i][j]));
                     if (write) {
-                        state[3 * j] = Gcra.tatMicros(now, after, limit);
-                        state[3 * j + 1] = Gcra.tatFrac(after, limit);
-                        state[3 * j + 2] = limit.refillTokens();
+                        Gcra.write(state, j, now, after, limit, limits.size() > 1);
                         expires = Math.max(expires, now + Gcra.ceilDiv(after, limit.refillTokens()));
                     }
                 }
                 if (write) {
-                    state[3 * limits.size()] = expires;
+                    state[Gcra.FIELDS * limits.size()] = expires;
                     stripe.put(r.key(), state);
                 }
                 out.add(new BucketReply(states));
@@ -284,8 +292,16 @@ public final class LocalStore implements BucketStore {
             long now = clock.nowMicros();
             Limit limit = r.limits().get(0);
             long full = limit.capacity() * limit.refillPeriodMicros();
-            long[] state = stripe.bucket(r.key(), now, 1);
-            long debt = state == null ? 0 : Gcra.debt(state[0], state[1], state[2], now, limit);
+            long[] state = stripe.bucket(r.key(), now);
+            long debt = 0;
+            if (state != null && state.length == Gcra.FIELDS + 1 && state[3] == 0) {
+                debt = Gcra.debt(state[0], state[1], state[2], now, limit); // one untagged state: its own
+            } else if (state != null) {
+                long[] d = new long[1]; // states of several limits: rare, read by the general rule
+                Gcra.debts(state, now, r.limits(), d);
+                debt = d[0];
+                state = null; // not its shape: written anew
+            }
             boolean capped = debt > full;
             if (capped) {
                 debt = full;
@@ -296,16 +312,37 @@ public final class LocalStore implements BucketStore {
             // Written when taken, and when capped even if refused: see Gcra.
             if (take || capped) {
                 // Updated in place when stored already: only calls holding this stripe's lock read it.
-                long[] next = state != null ? state : new long[4];
-                next[0] = Gcra.tatMicros(now, after, limit);
-                next[1] = Gcra.tatFrac(after, limit);
-                next[2] = limit.refillTokens();
-                next[3] = Math.max(now, now + Gcra.ceilDiv(after, limit.refillTokens()));
+                long[] next = state != null ? state : new long[Gcra.FIELDS + 1];
+                Gcra.write(next, 0, now, after, limit, false);
+                next[Gcra.FIELDS] = Math.max(now, now + Gcra.ceilDiv(after, limit.refillTokens()));
                 if (next != state) {
                     stripe.put(r.key(), next);
                 }
             }
             return new BucketReply(List.of(Gcra.answer(limit, after, wanted)));
+        } finally {
+            stripe.lock.unlock();
+        }
+    }
+
+    /**
+     * For tests: stores a token-bucket state of whole-µs arrival times, one per limit, untagged
+     * (as {@code bucket.lua} reads a state of several limits written before tags), expiring after
+     * the latest.
+     */
+    void putUntagged(String key, long[] tats) {
+        long[] state = new long[Gcra.FIELDS * tats.length + 1];
+        long expires = 0;
+        for (int j = 0; j < tats.length; j++) {
+            state[Gcra.FIELDS * j] = tats[j];
+            state[Gcra.FIELDS * j + 2] = 1;
+            expires = Math.max(expires, tats[j]);
+        }
+        state[Gcra.FIELDS * tats.length] = expires;
+        Stripe stripe = stripes[stripeOf(key)];
+        stripe.lock.lock();
+        try {
+            stripe.put(key, state);
         } finally {
             stripe.lock.unlock();
         }
@@ -343,16 +380,17 @@ public final class LocalStore implements BucketStore {
             long now = clock.nowMicros();
             // Also a state full again (past its expiry; it reads as no debt): updated in place, a
             // client that comes back after its bucket refilled makes no new array and entry.
-            long[] state = stripe.map.get(r.key()) instanceof long[] s && s.length == 3 * m + 1 ? s : null;
-            if (state == null) {
-                if (!taken && fullIn(shared)) {
-                    return; // full here and there: absent is full
-                }
-                state = new long[3 * m + 1];
-                for (int j = 0; j < m; j++) {
-                    state[3 * j] = now; // full: no debt yet
-                    state[3 * j + 2] = limits.get(j).refillTokens();
-                }
+            long[] state = stripe.map.get(r.key()) instanceof long[] s ? s : null;
+            if (state == null && !taken && fullIn(shared)) {
+                return; // full here and there: absent is full
+            }
+            // this node's own debts, read as acquire reads them (a state of another shape too)
+            long[] own = new long[m];
+            if (state != null) {
+                Gcra.debts(state, now, limits, own);
+            }
+            if (state == null || state.length != Gcra.FIELDS * m + 1) {
+                state = new long[Gcra.FIELDS * m + 1];
                 stripe.put(r.key(), state);
             }
             long expires = now;
@@ -360,19 +398,17 @@ public final class LocalStore implements BucketStore {
                 Limit l = limits.get(j);
                 long n = l.refillTokens();
                 long full = l.capacity() * l.refillPeriodMicros();
-                long own = Math.min(full, Gcra.debt(state[3 * j], state[3 * j + 1], state[3 * j + 2], now, l));
+                long mine = Math.min(full, own[j]);
                 if (taken) {
-                    own += r.cost() * l.refillPeriodMicros();
+                    mine += r.cost() * l.refillPeriodMicros();
                 }
                 // at most full / n + 1 µs before the product: a reply beyond it cannot overflow
                 long seen = Math.min(Math.max(0, shared.limits().get(j).resetMicros()), full / n + 1) * n;
-                long debt = Math.min(full, Math.max(own, seen));
-                state[3 * j] = Gcra.tatMicros(now, debt, l);
-                state[3 * j + 1] = Gcra.tatFrac(debt, l);
-                state[3 * j + 2] = n;
+                long debt = Math.min(full, Math.max(mine, seen));
+                Gcra.write(state, j, now, debt, l, m > 1);
                 expires = Math.max(expires, now + Gcra.ceilDiv(debt, n));
             }
-            state[3 * m] = expires;
+            state[Gcra.FIELDS * m] = expires;
         } finally {
             stripe.lock.unlock();
         }
@@ -495,7 +531,7 @@ public final class LocalStore implements BucketStore {
 
     /**
      * One lock and one access-ordered map. A value is a token-bucket state ({@code long[]}: TAT,
-     * remainder and its unit per limit, then the expiry in µs), a {@link SlidingLog}, a
+     * remainder, its unit and the tag per limit ({@link Gcra#FIELDS}), then the expiry in µs), a {@link SlidingLog}, a
      * {@link CalendarQuota}, {@link Leases} or a {@link Pause}. A value of
      * the other algorithm than the request's is treated as absent and dropped (keys name their
      * algorithm, so only a caller that does not can meet one).
@@ -514,14 +550,13 @@ public final class LocalStore implements BucketStore {
         }
 
         /**
-         * The token-bucket state, or {@code null} when absent, full again, or of another shape. A
-         * state written for another number of limits is kept (see bucket.lua: a refused read must
-         * change nothing a later read could tell).
+         * The token-bucket state, of whatever limits wrote it ({@link Gcra#debts} reads it), or
+         * {@code null} when absent or full again.
          */
-        long[] bucket(String key, long now, int limits) {
+        long[] bucket(String key, long now) {
             Object v = map.get(key);
             if (v instanceof long[] state && state[state.length - 1] > now) {
-                return state.length == 3 * limits + 1 ? state : null;
+                return state;
             }
             if (v != null) {
                 remove(key);
@@ -529,11 +564,11 @@ public final class LocalStore implements BucketStore {
             return null;
         }
 
-        /** The calendar quotas' state, or {@code null} when absent, past its windows, or of another shape. */
-        CalendarQuota calendar(String key, long now, int limits) {
+        /** The calendar quotas' state, of whatever limits wrote it, or {@code null} when absent or past its windows. */
+        CalendarQuota calendar(String key, long now) {
             Object v = map.get(key);
             if (v instanceof CalendarQuota quota && quota.expiresMicros > now) {
-                return quota.limits() == limits ? quota : null;
+                return quota;
             }
             if (v != null) {
                 remove(key);

@@ -9,12 +9,20 @@ KEYS[i]   one key per (client, policy, algorithm): a sliding log's key ends with
           or "<tat>:<frac>:<n>": the theoretical arrival time (when the bucket is full again) in
           whole microseconds of Redis TIME, plus a remainder in 1/n µs and the n it is counted in
           (the generic cell rate algorithm). "<tat>:<frac>" (no n) was written by earlier versions.
+          In a bucket of two or more limits each state ends with its limit's tag, "~<full>" or
+          "~<full>.<n>" (n when not 1): the limit's time to fill, full = capacity * p in 1/n µs,
+          and n, each in base 26 in letters ('a' for 0, 'ba' for 26), so no digit: the pattern
+          every version reads states with, '(%d+):?(%d*):?(%d*)', still counts them right, and
+          versions before tags read a tagged bucket by position as they always did. A bucket of
+          one limit is untagged, exactly as every version wrote it (the short form below).
           Sliding log: a sorted set of the admitted requests, scored by their time in µs, members
           "<time>:<sequence>", unique within the set; it never holds more entries than the largest
           count per window of the policy.
-          Calendar quota (key ends with ":cal"): a string holding "<start>:<count>" per limit,
-          joined by ",": the start of the window in µs and the cost taken in it. It expires (PX)
-          at the end of the latest of its windows.
+          Calendar quota (key ends with ":cal"): a string holding "<start>:<count>:<end>" per
+          limit, joined by ",": the window in µs (its end says which window it is to a node of
+          another zone or unit) and the cost taken in it; earlier versions wrote
+          "<start>:<count>", and read these with '(%d+):(%d+)', which counts them right. It
+          expires (PX) at the end of the latest of its windows.
           Concurrency lease (algorithm i, in flight): a sorted set of the live leases of one client under one
           policy, member the lease id, score its expiry in µs. Its key ends with ":c".
           Pause gate (algorithm g): a string, the time in µs before which the gate admits nothing,
@@ -77,15 +85,18 @@ Normalised whatever the decision, also when dry: what a key holds is first broug
           read breaks.
           - A key of the wrong type (a sorted set where a bucket is read, or the reverse: left by
             versions whose keys did not name the algorithm) is absent, and deleted.
-          - A bucket written for another number of limits is read as full. It is not deleted:
-            it is overwritten when the call takes, and otherwise stays for limits of its shape to
-            read again, so that a refused read changes nothing a later read could tell (the deny
-            cache skips refused reads; see DenyCache).
-          - A bucket's debt beyond the time to fill (the burst shrank, or the rate rose) is
-            capped, and the capped state stored: the client is owed nothing beyond an empty
-            bucket from this decision on. Without this, each refusal would announce the time to
-            one token while the stored arrival time stayed far ahead, and the client that obeyed
-            would be refused again (for up to a day at 1000/day burst 10).
+          - A bucket written under other limits is never read as full (see "Several limits"
+            below). A read that caps nothing (next point) writes nothing, whatever it read: it
+            is overwritten when the call takes, and otherwise stays as it was, so that a refused
+            read changes nothing a later read could tell (the deny cache skips refused reads; see
+            DenyCache), and a later read under the same limits reads what this one read.
+          - A bucket's debt beyond the time to fill (the burst shrank, or the rate rose, or the
+            limit read another limit's state) is capped, and the capped state stored, in the
+            shape of the limits that read it (tagged when they are several): the client is owed
+            nothing beyond an empty bucket from this decision on. Without this, each refusal
+            would announce the time to one token while the stored arrival time stayed far ahead,
+            and the client that obeyed would be refused again (for up to a day at 1000/day burst
+            10). What it forgave is forgiven for every configuration, as when a burst shrinks.
           - A remainder counted in another n (the rate changed) is read rounded up to the next
             whole µs, never in the client's favour; it is stored so when the key is written.
           - A log keeps only the newest largest-count entries (more can follow a reload that
@@ -97,6 +108,34 @@ Normalised whatever the decision, also when dry: what a key holds is first broug
             never answers for a request with a lease, so no node skips a read). Its key expires
             with its last lease. It never trims live leases: after a reload that lowered the
             slots, it admits again once enough are given back (release.lua) or expired.
+
+Several limits, and nodes of two configurations (issue 28): during a rolling deploy, or a
+          reload that has not reached every node, nodes with other limits share keys. Which
+          stored state limit j (capacity, p, n; full = capacity * p) reads:
+          - states with tags: the first not yet used whose tag is j's own (limits with equal
+            tags take them in order); its debt as always (debt() below: a remainder in another
+            n rounded up, beyond the time to fill capped);
+          - states without tags, as many as the limits: the j-th, as every version read them
+            (the common case: one limit and one state; and buckets of several limits written
+            before tags);
+          - otherwise (no state of its own; or states without tags of another number): the
+            largest debt of all the states, each read as the µs until its arrival time (a
+            partial µs rounded up), times n, capped at full. A limit new to the key owes what
+            the key owes most; no change of limits, order, rate or burst makes a fresh bucket.
+          The short form reads the same way (its own tag: full in letters, n = 1), and only
+          when the stored string holds several states.
+Calendar quotas, and nodes of two configurations: limit j counts in its window [s, f) (as
+          chosen above). A stored string all of whose windows ended is absent, as once it
+          expires. Limit j counts the first not yet claimed state of its very window (start s
+          and end f; a state of an earlier version, without an end, by its start); a limit that
+          finds none counts the largest count among the states whose windows overlap [s, f)
+          (without an end: whose start is not after now), leaving out those other limits
+          claimed unless the string holds fewer states than there are limits (then a limit is
+          new): in a quota of a day and an hour, the hour's next window lies within the day,
+          whose count is the day's own. A zone or unit change thus gives no fresh quota. A
+          count of other windows holds until the latest window stored ends: a refused read
+          writes nothing, and its reset and retry say that end (for states without ends, the
+          window's own).
 
 Token bucket time is counted in units of 1/n µs so that a token is exactly p units; the "debt"
 d is how far the arrival time lies ahead of now, and the bucket holds (capacity * p - d) / p.
@@ -111,7 +150,8 @@ d is how far the arrival time lies ahead of now, and the bucket holds (capacity 
 -- and its expiry printed with '%d' (an integer print; '%.0f' and a number given to redis.call
 -- both print a double, which costs more), no tonumber where arithmetic coerces. With n = 1 a state written
 -- here has no remainder, and one written under another n (the rate changed) is read rounded up
--- to the next whole µs, as debt() below does.
+-- to the next whole µs, as debt() below does. A state of several limits is read as "Several
+-- limits" above says, on a path of its own; one untagged state is the common case.
 local argv = ARGV
 if #argv < 4 then
   local key, now, minTtl = KEYS[1], argv[3], 1
@@ -133,13 +173,38 @@ if #argv < 4 then
       tat = v + 0
     else
       local t, f, u = string.match(v, '^(%d+):?(%d*):?(%d*)$')
+      if not t then
+        -- Several states (a bucket of several limits). Rare, so written plainly: this limit's own
+        -- state is the first whose tag is its own (full in letters, n = 1), when the states
+        -- carry tags; the only state, when there is one and no tag; else the latest arrival time
+        -- of them all, a partial µs rounded up (see "Several limits" above).
+        local own, mt, mf, mu, latest, k = nil, nil, nil, nil, 0, 0
+        if string.find(v, '~', 1, true) then
+          local x, letters = full, ''
+          repeat
+            local q = math.floor(x / 26)
+            if q * 26 > x then q = q - 1 elseif (q + 1) * 26 <= x then q = q + 1 end
+            letters = string.char(97 + x - q * 26) .. letters
+            x = q
+          until x == 0
+          own = '~' .. letters
+        end
+        for t2, f2, u2, g in string.gmatch(v, '(%d+):?(%d*):?(%d*)(~?[%a%.]*)') do
+          k = k + 1
+          if (own and g == own and not mt) or (not own and k == 1) then mt, mf, mu = t2, f2, u2 end
+          local r = t2 + 0
+          if f2 ~= '' and f2 + 0 > 0 then r = r + 1 end
+          if r > latest then latest = r end
+        end
+        if mt and (own or k == 1) then t, f, u = mt, mf, mu elseif k > 0 then tat = latest end
+      end
       if t then
         tat = t + 0
         if f ~= '' then
           frac = f + 0
           if frac > 0 and (u == '' or u + 0 ~= 1) then tat, frac = tat + 1, 0 end
         end
-      end -- else written for several limits: full, and left as it is unless this call takes
+      end
     end
     if tat and tat >= now then
       d = tat - now + frac
@@ -221,6 +286,73 @@ local function state(after, n)
   return string.format('%.0f:%.0f:%.0f', now + whole, frac, n)
 end
 
+-- A whole number 0 <= x < 2^53 in base 26, 'a' for 0: no digit, so the patterns that read states
+-- (here and in earlier versions: '(%d+):?(%d*):?(%d*)') pass over it.
+local function letters(x)
+  local s = ''
+  repeat
+    local q = idiv(x, 26)
+    s = string.char(97 + x - q * 26) .. s
+    x = q
+  until x == 0
+  return s
+end
+
+-- The tag of a limit, which names the limit that wrote a state: its time to fill full (capacity
+-- * p, in 1/n µs) and its n, when n is not 1.
+local function tag(full, n)
+  if n == 1 then return '~' .. letters(full) end
+  return '~' .. letters(full) .. '.' .. letters(n)
+end
+
+-- The debts of the m limits (fulls[j], ns[j]) of a token bucket read from its stored string, by
+-- the rule of "Several limits" above: each the debt() of its own state, or the latest arrival
+-- time of all states, a partial µs rounded up. own[j] is set to limit j's tag when the states
+-- carry tags.
+local function debts(stored, m, fulls, ns, own)
+  local d = {}
+  if not stored then
+    for j = 1, m do d[j] = 0 end
+    return d
+  end
+  local tats, fracs, units, tags, k = {}, {}, {}, {}, 0
+  for t, f, u, g in string.gmatch(stored, '(%d+):?(%d*):?(%d*)(~?[%a%.]*)') do
+    k = k + 1
+    tats[k], fracs[k], units[k], tags[k] = tonumber(t), tonumber(f) or 0, tonumber(u), g
+  end
+  local tagged = string.find(stored, '~', 1, true)
+  local used, latest = {}, nil
+  for j = 1, m do
+    local s = nil
+    if tagged then
+      own[j] = tag(fulls[j], ns[j])
+      for i = 1, k do
+        if not used[i] and tags[i] == own[j] then
+          s = i
+          break
+        end
+      end
+    elseif k == m then
+      s = j
+    end
+    if s then
+      used[s] = true
+      d[j] = debt(tats[s], fracs[s], units[s], ns[j], fulls[j])
+    else
+      if not latest then
+        latest = 0
+        for i = 1, k do
+          local t = tats[i]
+          if fracs[i] > 0 then t = t + 1 end
+          if t > latest then latest = t end
+        end
+      end
+      d[j] = debt(latest, 0, nil, ns[j], fulls[j])
+    end
+  end
+  return d
+end
+
 -- One key with one token-bucket limit of another n, in plain locals: the same steps as the
 -- general path below (a single key takes when its limit admits, enforcing or shadow alike).
 if #KEYS == 1 and ARGV[2] == '' and ARGV[4] == 'b' and ARGV[6] == '1' then
@@ -232,7 +364,9 @@ if #KEYS == 1 and ARGV[2] == '' and ARGV[4] == 'b' and ARGV[6] == '1' then
     local t, f, u = string.match(stored, '^(%d+):?(%d*):?(%d*)$')
     if t then
       d = debt(tonumber(t), tonumber(f) or 0, tonumber(u), n, full)
-    end -- else written for several limits: full, and left as it is unless this call takes
+    else
+      d = debts(stored, 1, { full }, { n }, {})[1] -- several states
+    end
   end
   local capped = d > full
   if capped then d = full end
@@ -264,7 +398,7 @@ for i = 1, #KEYS do
   local cost = tonumber(ARGV[a + 2])
   local m = tonumber(ARGV[a + 3])
   a = a + 4
-  local limits, ok, longest, most, capped, held = {}, true, 0, 0, false, 0
+  local limits, ok, longest, most, capped, held, tags = {}, true, 0, 0, false, 0, nil
   if gate then
     -- a pause of another type is absent (and deleted); a pause that ended is absent
     local untilMicros = redis.pcall('GET', KEYS[i])
@@ -291,17 +425,20 @@ for i = 1, #KEYS do
     ok = held + cost <= slots
     limits[1] = { slots, span, id }
   elseif calendar then
-    -- A state of another number of limits, or of an earlier window, counts nothing; it is
-    -- overwritten only when this call takes, so a refused read changes nothing.
+    -- Per limit, the count of its own window's state, else the largest count of the states no
+    -- limit claimed whose windows overlap its window (see "Calendar quotas" above). A refused
+    -- read writes nothing.
     local stored = getBucket(KEYS[i])
-    local starts, counts, k = {}, {}, 0
+    local starts, counts, ends, k, latest = {}, {}, {}, 0, nil
     if stored then
-      for start, count in string.gmatch(stored, '(%d+):(%d+)') do
+      for start, count, finish in string.gmatch(stored, '(%d+):(%d+):?(%d*)') do
         k = k + 1
-        starts[k], counts[k] = tonumber(start), tonumber(count)
+        starts[k], counts[k], ends[k] = tonumber(start), tonumber(count), tonumber(finish)
+        if ends[k] and (not latest or ends[k] > latest) then latest = ends[k] end
       end
-      if k ~= m then starts = {} end
+      if latest and latest <= now then k = 0 end -- all its windows ended: absent, as once it expires
     end
+    local claimed, own = {}, {}
     for j = 1, m do
       local count = tonumber(ARGV[a])
       local start, finish = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
@@ -310,10 +447,32 @@ for i = 1, #KEYS do
         if now >= finish then start, finish = finish, tonumber(ARGV[a + 4]) end
       end
       a = a + 5
-      local used = 0
-      if starts[j] == start then used = counts[j] end
-      if used + cost > count then ok = false end
-      limits[j] = { count, start, finish, used, used + cost }
+      for s = 1, k do
+        if not claimed[s] and starts[s] == start and (not ends[s] or ends[s] == finish) then
+          claimed[s], own[j] = true, s
+          break
+        end
+      end
+      limits[j] = { count, start, finish }
+    end
+    for j = 1, m do
+      local l = limits[j]
+      local used, holds = 0, l[3]
+      if own[j] then
+        used = counts[own[j]]
+      else
+        for s = 1, k do
+          if (not claimed[s] or k < m) and counts[s] > used and starts[s] < l[3]
+              and ((ends[s] and ends[s] > l[2]) or (not ends[s] and starts[s] <= now)) then
+            used = counts[s]
+          end
+        end
+        -- a count of other windows holds until the key's last window ends (unknown for states
+        -- of earlier versions: then this window's end)
+        if used > 0 and latest then holds = latest end
+      end
+      if used + cost > l[1] then ok = false end
+      l[4], l[5], l[6] = used, used + cost, holds
     end
   elseif log then
     for j = 1, m do
@@ -340,35 +499,30 @@ for i = 1, #KEYS do
       if l[4] > l[1] then ok = false end
     end
   else
-    local stored = getBucket(KEYS[i])
-    local tats, fracs, units, count = {}, {}, {}, 0
-    if stored then
-      for tat, frac, unit in string.gmatch(stored, '(%d+):?(%d*):?(%d*)') do
-        count = count + 1
-        tats[count] = tonumber(tat)
-        fracs[count] = tonumber(frac) or 0
-        units[count] = tonumber(unit)
-      end
-      if count ~= m then
-        tats = {} -- written for another set of limits: full, and left as it is unless this call takes
-      end
-    end
+    local fulls, ns = {}, {}
     for j = 1, m do
-      local cap, p, n = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+      ns[j] = tonumber(ARGV[a + 3 * j - 1])
+      fulls[j] = tonumber(ARGV[a + 3 * j - 3]) * tonumber(ARGV[a + 3 * j - 2])
+    end
+    tags = {}
+    local d = debts(getBucket(KEYS[i]), m, fulls, ns, tags)
+    for j = 1, m do
+      local cap, p, n = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), ns[j]
       a = a + 3
-      local full = cap * p
-      local d = debt(tats[j], fracs[j], units[j], n, full)
-      if d > full then
-        d = full
+      local full = fulls[j]
+      local dj = d[j]
+      if dj > full then
+        dj = full
         capped = true
       end
-      local wanted = d + cost * p
+      local wanted = dj + cost * p
       if wanted > full then ok = false end
-      limits[j] = { cap, p, n, d, wanted }
+      limits[j] = { cap, p, n, dj, wanted }
     end
   end
-  -- slot 9 is the calendar quota's flag (algorithm c), slot 10 the lease's (algorithm i), 11 the gate's (g)
-  buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held, calendar, lease, gate }
+  -- slot 9 is the calendar quota's flag (algorithm c), slot 10 the lease's (algorithm i), 11 the
+  -- gate's (g), 12 a token bucket's tags (limit j's, when read from tagged states)
+  buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held, calendar, lease, gate, tags }
   if enforcing and not ok then admitAll = false end
 end
 
@@ -420,9 +574,8 @@ for i = 1, #KEYS do
     local states, expires = {}, 0
     for j, l in ipairs(b[3]) do
       local count, start, finish, used, wanted = l[1], l[2], l[3], l[4], l[5]
-      local after = used
-      if take then after = wanted end
-      local left = finish - now
+      local after, left = used, l[6] - now
+      if take then after, left = wanted, finish - now end
       if left < 1 then left = 1 end
       local nextIn, retry = 0, 0
       if after > 0 then nextIn = left end
@@ -430,7 +583,8 @@ for i = 1, #KEYS do
       local remaining = count - after
       if remaining < 0 then remaining = 0 end
       answer(remaining, nextIn, nextIn, retry)
-      states[j] = string.format('%.0f:%.0f', start, after)
+      -- the window's end too: which window it is, for a node with another zone or unit
+      states[j] = string.format('%.0f:%.0f:%.0f', start, after, finish)
       if left > expires then expires = left end
     end
     if take then
@@ -492,6 +646,8 @@ for i = 1, #KEYS do
       answer(remaining, nextIn, untilFull, retry)
       if write then
         states[j] = state(after, n)
+        -- several limits: each state with its tag; one limit: none, as every version wrote it
+        if #b[3] > 1 then states[j] = states[j] .. (b[12][j] or tag(full, n)) end
         if untilFull > ttl then ttl = untilFull end
       end
     end

@@ -289,45 +289,62 @@ public final class AccuracyRun {
     }
 
     /**
-     * The bounds on admitted cost, checked at every admission against the history of the key
-     * since it last started full (a restart of the store, or a changed number of limits).
+     * The bounds on admitted cost, checked at every admission against the history of the key.
      *
-     * <p>Token bucket, for each limit and each earlier admission a at time s up to this one at t:
-     * the admitted cost, each token weighed by the time per token T of the limit that admitted it,
-     * is at most {@code (t - s) + C·T} (the time to fill at t) plus the time forgiven by capping
-     * after a (a reload or plan change that shortened the time to fill below what was owed). While
-     * a limit stays the same this is the classic {@code cost <= C + r·(t - s)}, checked on its own
-     * as well.
+     * <p>Token bucket, for each limit: its history is the chain of states it read, back to one
+     * that started full (none stored: a new key, or a restart of the store). Each call that wrote
+     * the bucket is a link; each limit of a call read one state of the previous link (its own,
+     * found by tag or position, or the one with the latest arrival time: see {@link BucketModel}),
+     * so across a reload, a reorder or a node of other limits a limit's history follows the state
+     * it read, not its position. For each earlier admission a at time s on that chain up to this
+     * one at t: the admitted cost, each token weighed by the time per token T of the limit that
+     * admitted it, is at most {@code (t - s) + C·T} (the time to fill at t) plus the time
+     * forgiven by capping after a (a reload, plan change or state of another limit whose debt
+     * exceeded the time to fill). While the limit stays the same along the chain this is the
+     * classic {@code cost <= C + r·(t - s)}, checked on its own as well.
      *
      * <p>Sliding log, while a key's limits stay the same: at most N in any window W.
      */
     static final class Bounds {
 
-        /** One call on one key. */
-        record Event(long order, long time, boolean admitted, long cost, List<Limit> limits, Q[] forgiven) {
+        /**
+         * One call on one key: for a token bucket also which state of the call that last wrote
+         * it ({@code read}) each limit read ({@code sources}, -1: none).
+         */
+        record Event(long order, long time, boolean admitted, long cost, List<Limit> limits, Q[] forgiven, int[] sources,
+                     Event read) {
         }
 
+        /** Sliding logs: the calls since the key last started empty or changed its number of limits. */
         private final Map<String, List<Event>> history = new HashMap<>();
+        /** Token buckets: the call that last wrote each. */
+        private final Map<String, Event> written = new HashMap<>();
 
         void clear() {
             history.clear();
+            written.clear();
         }
 
         String record(BucketRequest r, long now, long order, Outcome o, int i) {
             String id = r.key() + "|" + r.algorithm();
-            List<Event> events = history.computeIfAbsent(id, k -> new ArrayList<>());
-            if (o.restarted()[i] || (!events.isEmpty() && events.get(events.size() - 1).limits().size() != r.limits().size())) {
-                events.clear(); // the bucket starts full: a new history
+            if (r.algorithm() == Algorithm.SLIDING_LOG) {
+                List<Event> events = history.computeIfAbsent(id, k -> new ArrayList<>());
+                if (!events.isEmpty() && events.get(events.size() - 1).limits().size() != r.limits().size()) {
+                    events.clear(); // a new history
+                }
+                Event e = new Event(order, now, o.taken()[i], r.cost(), r.limits(), o.forgiven()[i], o.sources()[i], null);
+                events.add(e);
+                return e.admitted() ? checkLog(events, e) : null;
             }
-            Event e = new Event(order, now, o.taken()[i], r.cost(), r.limits(), o.forgiven()[i]);
-            events.add(e);
-            if (!e.admitted()) {
-                return null;
+            Event e = new Event(order, now, o.taken()[i], r.cost(), r.limits(), o.forgiven()[i], o.sources()[i],
+                    written.get(id));
+            if (o.wrote()[i]) {
+                written.put(id, e);
             }
-            return r.algorithm() == Algorithm.SLIDING_LOG ? checkLog(events, e) : checkBucket(events, e);
+            return e.admitted() ? checkBucket(e) : null;
         }
 
-        private static String checkBucket(List<Event> events, Event now) {
+        private static String checkBucket(Event now) {
             for (int j = 0; j < now.limits().size(); j++) {
                 Limit limit = now.limits().get(j);
                 Q perToken = Q.of(limit.refillPeriodMicros(), limit.refillTokens());
@@ -336,9 +353,10 @@ public final class AccuracyRun {
                 Q forgiven = Q.ZERO;
                 long tokens = 0;
                 boolean sameLimit = true;
-                for (int k = events.size() - 1; k >= 0; k--) {
-                    Event a = events.get(k);
-                    Limit then = a.limits().get(j);
+                Event a = now;
+                int at = j;
+                while (a != null && at >= 0) {
+                    Limit then = a.limits().get(at);
                     sameLimit &= then.equals(limit);
                     if (a.admitted()) {
                         weighed = weighed.plus(Q.of(then.refillPeriodMicros(), then.refillTokens()).times(a.cost()));
@@ -356,7 +374,10 @@ public final class AccuracyRun {
                         }
                     }
                     // what a call forgave happened before its own take: it counts for earlier admissions only
-                    forgiven = forgiven.plus(a.forgiven()[j]);
+                    forgiven = forgiven.plus(a.forgiven()[at]);
+                    int source = a.sources()[at];
+                    a = a.read();
+                    at = source;
                 }
             }
             return null;

@@ -17,12 +17,25 @@ import java.util.Map;
  * an exact rational number of microseconds. Read at {@code now} under a limit of capacity C that
  * refills n tokens every p µs (T = p/n µs per token), the bucket owes D = max(0, TAT - now),
  * capped at the time to fill C·T; it admits cost k when D + k·T <= C·T, and then owes D + k·T.
+ * Which state a limit reads (issue 28: nodes of two configurations share keys during a rolling
+ * deploy or a reload): a state written by a call of several limits carries a tag per limit, the
+ * limit's time to fill C·p (in 1/n µs) and its n; a state of one limit carries none, as every
+ * version wrote it.
+ * <ul>
+ *   <li>tagged states: limit j reads the first not yet used whose tag is its own;</li>
+ *   <li>untagged states as many as the limits: limit j reads the j-th (every earlier version);</li>
+ *   <li>otherwise (no state of its own, or untagged states of another number): limit j reads the
+ *       latest arrival time of them all, each rounded up to a whole microsecond. A limit new to
+ *       the key so owes what the key owes most, capped at its own time to fill; no change of
+ *       limits, order, rate or burst reads a bucket as full.</li>
+ * </ul>
  * Normalisations, written back even when nothing is taken:
  * <ul>
  *   <li>a debt above the time to fill is capped, and the capped state is stored (the excess is
- *       forgiven from this moment on; a refusal therefore says the truth about when to retry);</li>
- *   <li>a state written for another number of limits is read as full; it is replaced when the
- *       bucket is written, and otherwise kept (a refused read changes nothing later reads see);</li>
+ *       forgiven from this moment on; a refusal therefore says the truth about when to retry),
+ *       in the shape of the limits read: a debt read from another limit's state too;</li>
+ *   <li>a read that caps nothing writes nothing, whatever it read (a refused read changes
+ *       nothing later reads see, and a later read under the same limits reads the same);</li>
  *   <li>an arrival time written under another refill unit n, and not a whole microsecond, is
  *       read rounded up to the next whole microsecond (never in the client's favour). It is
  *       stored so only when the key is written for another reason.</li>
@@ -121,8 +134,21 @@ public final class BucketModel {
         }
     }
 
-    /** A token bucket: per limit its arrival time and the refill tokens n of the limit it was written under. */
-    record Bucket(Q[] tats, long[] writtenUnder) {
+    /**
+     * A token bucket: per state its arrival time, the refill tokens n of the limit it was written
+     * under, and its tag: that limit's time to fill C·p in 1/n µs, or 0 (no tag) in a bucket of
+     * one limit.
+     */
+    record Bucket(Q[] tats, long[] writtenUnder, long[] tags) {
+
+        boolean tagged() {
+            for (long t : tags) {
+                if (t != 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     /** A sliding log: the times of admitted requests, oldest first. */
@@ -131,11 +157,12 @@ public final class BucketModel {
     }
 
     /**
-     * What one call did, for the bound checks: the reply, whether each bucket took, for a token
-     * bucket the time forgiven per limit by capping (zero when none), and whether its state was
-     * dropped (it started full).
+     * What one call did, for the bound checks: the reply, whether each bucket took, and for a
+     * token bucket per limit the time forgiven by capping (zero when none) and which stored state
+     * it read ({@code -1} for none: it started full; for a limit that read the latest arrival
+     * time, the state that holds it), and whether the bucket was written.
      */
-    record Outcome(long[] reply, boolean[] taken, Q[][] forgiven, boolean[] restarted) {
+    record Outcome(long[] reply, boolean[] taken, Q[][] forgiven, int[][] sources, boolean[] wrote) {
     }
 
     private final Map<String, Object> states = new HashMap<>();
@@ -153,8 +180,8 @@ public final class BucketModel {
         int n = requests.size();
         Q[][] debts = new Q[n][];
         Q[][] forgiven = new Q[n][];
+        int[][] sources = new int[n][];
         boolean[] capped = new boolean[n];
-        boolean[] restarted = new boolean[n];
         boolean[] admits = new boolean[n];
         Log[] logs = new Log[n];
         long[][] counts = new long[n][];
@@ -181,22 +208,22 @@ public final class BucketModel {
                 }
                 logs[i] = log;
                 forgiven[i] = new Q[0];
+                sources[i] = new int[0];
             } else {
                 Bucket b = states.get(id(r)) instanceof Bucket s ? s : null;
-                if (b != null && b.tats().length != m) {
-                    b = null; // read as full; kept unless this call writes the bucket
-                    restarted[i] = true;
-                }
                 debts[i] = new Q[m];
                 forgiven[i] = new Q[m];
+                boolean[] own = new boolean[m];
+                sources[i] = read(b, limits, own);
                 for (int j = 0; j < m; j++) {
                     Limit l = limits.get(j);
                     Q perToken = Q.of(l.refillPeriodMicros(), l.refillTokens());
                     Q full = perToken.times(l.capacity());
                     Q d = Q.ZERO;
-                    if (b != null) {
-                        Q tat = b.tats()[j];
-                        if (!tat.isWhole() && b.writtenUnder()[j] != l.refillTokens()) {
+                    int s = sources[i][j];
+                    if (s >= 0) {
+                        Q tat = b.tats()[s];
+                        if (!own[j] || (!tat.isWhole() && b.writtenUnder()[s] != l.refillTokens())) {
                             tat = Q.of(tat.ceil());
                         }
                         d = Q.max(Q.ZERO, tat.minus(Q.of(now)));
@@ -222,6 +249,7 @@ public final class BucketModel {
         }
         long[] out = new long[4 * size];
         boolean[] taken = new boolean[n];
+        boolean[] wrote = new boolean[n];
         int at = 0;
         for (int i = 0; i < n; i++) {
             BucketRequest r = requests.get(i);
@@ -258,6 +286,7 @@ public final class BucketModel {
             }
             Q[] tats = new Q[limits.size()];
             long[] units = new long[limits.size()];
+            long[] tags = new long[limits.size()];
             for (int j = 0; j < limits.size(); j++, at += 4) {
                 Limit l = limits.get(j);
                 Q perToken = Q.of(l.refillPeriodMicros(), l.refillTokens());
@@ -272,12 +301,56 @@ public final class BucketModel {
                 out[at + 3] = wanted.compareTo(full) > 0 ? wanted.minus(full).ceil() : 0;
                 tats[j] = Q.of(now).plus(after);
                 units[j] = l.refillTokens();
+                tags[j] = limits.size() > 1 ? l.capacity() * l.refillPeriodMicros() : 0;
             }
             if (take || capped[i]) {
-                states.put(id(r), new Bucket(tats, units));
+                states.put(id(r), new Bucket(tats, units, tags));
+                wrote[i] = true;
             }
         }
-        return new Outcome(out, taken, forgiven, restarted);
+        return new Outcome(out, taken, forgiven, sources, wrote);
+    }
+
+    /**
+     * Which state each limit reads: the limit's own (tagged with its tag, or by position; then
+     * {@code own[j]}), else the one with the latest arrival time rounded up to a whole µs (the
+     * first of equals), or -1 when the bucket holds nothing.
+     */
+    private static int[] read(Bucket b, List<Limit> limits, boolean[] own) {
+        int m = limits.size();
+        int[] source = new int[m];
+        java.util.Arrays.fill(source, -1);
+        if (b == null || b.tats().length == 0) {
+            return source;
+        }
+        int k = b.tats().length;
+        boolean tagged = b.tagged();
+        boolean[] used = new boolean[k];
+        int latest = 0;
+        for (int s = 1; s < k; s++) {
+            if (b.tats()[s].ceil() > b.tats()[latest].ceil()) {
+                latest = s;
+            }
+        }
+        for (int j = 0; j < m; j++) {
+            Limit l = limits.get(j);
+            if (tagged) {
+                for (int s = 0; s < k && source[j] < 0; s++) {
+                    if (!used[s] && b.tags()[s] == l.capacity() * l.refillPeriodMicros()
+                            && b.writtenUnder()[s] == l.refillTokens()) {
+                        used[s] = true;
+                        source[j] = s;
+                    }
+                }
+            } else if (k == m) {
+                source[j] = j;
+            }
+            own[j] = source[j] >= 0;
+            if (!own[j]) {
+                source[j] = latest;
+            }
+        }
+        return source;
     }
 
     private static long longestWindow(List<Limit> limits) {

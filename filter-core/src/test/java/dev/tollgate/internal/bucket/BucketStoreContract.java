@@ -272,32 +272,130 @@ public abstract class BucketStoreContract {
         assertEquals(20, takeUntilRefused(k, "10/s burst 20", 100), "idle time beyond full adds nothing");
     }
 
+    /**
+     * A bucket read under another number of limits is not full (it was until issue 28): with no
+     * state of its own, each limit reads the largest debt the key holds.
+     */
     @Test
-    void aChangedSetOfLimitsStartsFull() {
+    void aChangedSetOfLimitsReadsTheDebtItFindsNotAFullBucket() {
         String k = key("changed");
         assertEquals(1, takeUntilRefused(k, "1/min", 5));
-        assertTrue(admitted(take(k, "1/min; 100/day")));
+        long[] r = take(k, "1/min; 100/day");
+        assertFalse(admitted(r), "the minute owed under one limit is owed under two");
+        assertEquals(60_000_000, r[3], "the minute limit: one token away");
+        assertEquals(99, r[4], "the day limit read the same minute: under one token of its own");
     }
 
     /**
-     * A bucket read under another number of limits reads full, but a refused read leaves it as it
-     * was: rolling the change back finds the old debt, in both stores. A refused read must change
-     * nothing that a later read can tell, or a node whose deny cache skipped that read would
-     * answer differently from one that made it.
+     * A refused read under another set of limits leaves the bucket as it was, in both stores: a
+     * refused read must change nothing that a later read can tell, or a node whose deny cache
+     * skipped that read would answer differently from one that made it. (The read no longer
+     * finds the bucket full: each limit reads the minute it owes.)
      */
     @Test
     void aRefusedReadUnderAnotherSetOfLimitsLeavesTheBucketAsItWas() {
         String k = key("changed-then-rolled-back");
         String spent = key("changed-other");
-        assertTrue(admitted(take(k, "1/min")));
+        assertTrue(admitted(take(k, "1/min burst 2")));
         assertTrue(admitted(take(spent, "1/min")));
         long[] refused = Replies.flat(store.acquire(List.of(
-                new BucketRequest(k, Limit.parse("1/min; 100/day"), 1, true),
+                new BucketRequest(k, Limit.parse("1/min burst 2; 100/day"), 1, true),
                 new BucketRequest(spent, Limit.parse("1/min"), 1, true))));
         assertFalse(admitted(refused), "the other bucket refuses");
-        assertEquals(0, refused[3], "read under two limits, the bucket is full and would admit");
-        assertFalse(admitted(take(k, "1/min")), "rolled back, the bucket still owes the minute it took");
+        assertEquals(0, refused[3], "read under two limits, the bucket would admit");
+        assertEquals(1, refused[0], "its minute limit read the minute it owes: one token of two left");
+        assertTrue(admitted(take(k, "1/min burst 2")), "rolled back, the bucket has the one token it had");
+        assertFalse(admitted(take(k, "1/min burst 2")), "and no more: the refused read took nothing");
     }
+
+    // ---- nodes of two configurations on one key (issue 28) --------------------------------------
+
+    /**
+     * A rolling redeploy that adds a limit: one node runs {@code 1/min burst 3}, the other
+     * {@code 1/min burst 3; 100/day}, a client alternates between them and the clock stands still.
+     * The burst is admitted once, not once per node and read (each node used to read the other's
+     * state as full, admit, and overwrite it: 20 of 20 admitted).
+     */
+    @Test
+    void aRollingRedeployThatAddsALimitGivesNoFreshBurst() {
+        String k = key("rolling-redeploy");
+        int admittedCount = 0;
+        StringBuilder seen = new StringBuilder();
+        for (int i = 0; i < 20; i++) {
+            String limits = i % 2 == 0 ? "1/min burst 3" : "1/min burst 3; 100/day";
+            boolean ok = admitted(take(k, limits));
+            admittedCount += ok ? 1 : 0;
+            seen.append(ok ? 'A' : '.');
+        }
+        assertEquals(3, admittedCount, "two nodes alternating on one bucket, the clock standing still, admitted " + seen
+                + ": the burst of 3 once, not a fresh one per node");
+    }
+
+    /**
+     * The same limits in another order on two nodes: each limit finds its own state, so the day's
+     * debt is never read (and capped) as the 10/s limit's, and the day admits one request a day.
+     */
+    @Test
+    void limitsInAnotherOrderOnTwoNodesKeepEachLimitsDebt() {
+        String k = key("reordered");
+        int admittedCount = 0;
+        StringBuilder seen = new StringBuilder();
+        for (int i = 0; i < 120; i++) {
+            String limits = i % 2 == 0 ? "10/s; 1/day" : "1/day; 10/s";
+            boolean ok = admitted(take(k, limits));
+            admittedCount += ok ? 1 : 0;
+            seen.append(ok ? 'A' : '.');
+            clock.advanceMicros(500_000);
+        }
+        assertEquals(1, admittedCount, "a minute of alternating nodes admitted " + seen + " under 1/day");
+        long[] later = take(k, "1/day; 10/s");
+        assertEquals(86_400_000_000L - 60_000_000L, later[3], "the day's own debt, to the microsecond");
+    }
+
+    /**
+     * A limit that is new to the key reads the largest debt it finds (in whole µs, rounded up),
+     * capped at its own time to fill; the other limits keep their own.
+     */
+    @Test
+    void aNewLimitReadsTheLargestDebtItFindsCappedAtItsOwnTimeToFill() {
+        String k = key("new-limit");
+        assertTrue(admitted(take(k, "1/min burst 5; 3/s", 2))); // owes 2 min and 666,666.67 µs
+        long[] r = take(k, "1/min burst 5; 1/h burst 10");
+        assertTrue(admitted(r));
+        assertEquals(2, r[0], "the minute limit found its own debt: 3 of 5 taken");
+        assertEquals(10 - 1 - 1, r[4], "the hour limit read the largest debt, 2 min (under one token), and took one");
+        assertEquals(120_000_000 + 3_600_000_000L, r[6], "until full: the debt it read plus its own token");
+        long[] small = take(k, "1/min burst 5; 1/s burst 2");
+        assertFalse(admitted(small), "a limit whose time to fill is shorter than the largest debt reads full debt");
+        assertEquals(1_000_000, small[7], "capped at its own time to fill: one token away");
+    }
+
+    /**
+     * A state of several limits in the format every version before tags wrote (untagged) is read
+     * by position when its number of limits is the request's, as those versions read it: an
+     * upgrade keeps every debt. Of another number, it reads the largest debt.
+     */
+    @Test
+    void anUntaggedStateOfSeveralLimitsIsReadByPositionWhenItsCountMatches() {
+        String k = key("upgrade-untagged");
+        long now = clock.nowMicros();
+        writeUntagged(k, now + 30_000_000L, now + 864_000_000L);
+        long[] r = take(k, "1/min burst 2; 100/day");
+        assertTrue(admitted(r));
+        assertArrayEquals(new long[] {0, 30_000_000, 90_000_000, 0, 98, 864_000_000, 1_728_000_000, 0}, r,
+                "the minute owes 30 s and the day 864 s, each its own, plus one token each");
+        String other = key("upgrade-untagged-other");
+        writeUntagged(other, now + 30_000_000L, now + 864_000_000L);
+        long[] three = take(other, "1/min burst 2; 100/day; 1/s");
+        assertFalse(admitted(three), "read under three limits: each reads the largest debt, 864 s");
+        assertEquals(60_000_000, three[3], "the minute limit, its debt capped at its time to fill (2 min): one token away");
+    }
+
+    /**
+     * Writes a token-bucket state of several limits, each a whole µs arrival time, as versions
+     * before tags wrote it (untagged), expiring after the latest.
+     */
+    protected abstract void writeUntagged(String key, long... tats);
 
     @Test
     void aSmallerBurstCapsTheDebtOfAnExistingBucket() {

@@ -177,6 +177,127 @@ public abstract class CalendarStoreContract {
         assertEquals(micros(Duration.ofHours(16)), over[3], "the shadow quota says it would refuse");
     }
 
+    // ---- nodes of two configurations on one key (issue 28) --------------------------------------
+
+    /** Requests alternating between two configurations of one quota; the admitted ones as 'A', the refused as '.'. */
+    private String alternate(String k, String[] limits, String[] zones, int requests, Duration step) {
+        StringBuilder seen = new StringBuilder();
+        for (int i = 0; i < requests; i++) {
+            long[] r = take(k, limits[i % 2], zones[i % 2], 1);
+            seen.append(r[3] == 0 ? 'A' : '.');
+            clock.advance(step);
+        }
+        return seen.toString();
+    }
+
+    private static long count(String seen) {
+        return seen.chars().filter(c -> c == 'A').count();
+    }
+
+    /**
+     * A zone change reaching one node first ({@code 3/day calendar} in UTC on one, in Tokyo on the
+     * other): the two days overlap, so each node counts what the other took. It used to be a
+     * fresh quota per switch (10 of 10 admitted). The refusal's Retry-After is the end of the
+     * latest window the key holds, when the other node's count no longer overlaps anything.
+     */
+    @Test
+    protected void aZoneChangeOnOneOfTwoNodesGivesNoFreshQuota() {
+        String k = key("zone-change");
+        at("2026-06-10T10:00:00Z"); // 19:00 in Tokyo: the UTC day and Tokyo's day overlap
+        String[] limits = {"3/day calendar", "3/day calendar"};
+        String[] zones = {"UTC", "Asia/Tokyo"};
+        String seen = alternate(k, limits, zones, 10, Duration.ofMinutes(10));
+        assertEquals(3, count(seen), "two nodes alternating, one in UTC and one in Tokyo, admitted " + seen);
+        long[] refused = take(k, "3/day calendar", "Asia/Tokyo", 1);
+        long untilUtcMidnight = micros(Duration.ofHours(12).plusMinutes(20)); // from 11:40 UTC
+        assertEquals(untilUtcMidnight, refused[3], "Tokyo's day ends at 15:00 UTC, but the count of the UTC day overlaps"
+                + " Tokyo's next day too: until the UTC day ends");
+        clock.advanceMicros(refused[3] - 1);
+        assertEquals(1, take(k, "3/day calendar", "Asia/Tokyo", 1)[3], "one µs before, still refused");
+        clock.advanceMicros(1);
+        assertEquals(0, take(k, "3/day calendar", "Asia/Tokyo", 1)[3], "at the announced time it passes");
+    }
+
+    /**
+     * A unit change reaching one node first ({@code 3/day calendar} on one, {@code 3/hour calendar}
+     * on the other): the hour lies within the day, so each counts what the other took.
+     */
+    @Test
+    protected void aUnitChangeOnOneOfTwoNodesGivesNoFreshQuota() {
+        String k = key("unit-change");
+        at("2026-06-10T10:00:00Z");
+        String[] limits = {"3/day calendar", "3/hour calendar"};
+        String[] zones = {"UTC", "UTC"};
+        String seen = alternate(k, limits, zones, 10, Duration.ofMinutes(5));
+        assertEquals(3, count(seen), "two nodes alternating, one counting per day and one per hour, admitted " + seen);
+        long[] hour = take(k, "3/hour calendar", "UTC", 1);
+        assertEquals(micros(Duration.ofHours(14).minusMinutes(50)), hour[3],
+                "the day's count overlaps every hour of the day: until the day ends");
+        at("2026-06-11T00:00:00Z");
+        assertEquals(0, take(k, "3/hour calendar", "UTC", 1)[3], "a new day, a new hour: nothing overlaps them");
+    }
+
+    /**
+     * A quota of one limit becomes two ({@code 3/day calendar} and {@code 3/day calendar;
+     * 10/hour calendar}): the day finds its own count, the new hour reads the largest count whose
+     * window overlaps its own.
+     */
+    @Test
+    protected void aLimitAddedOnOneOfTwoNodesCountsWhatTheOtherTook() {
+        String k = key("limit-added");
+        at("2026-06-10T10:00:00Z");
+        String[] limits = {"3/day calendar", "3/day calendar; 10/hour calendar"};
+        String[] zones = {"UTC", "UTC"};
+        String seen = alternate(k, limits, zones, 10, Duration.ofMinutes(5));
+        assertEquals(3, count(seen), "admitted " + seen);
+        long[] two = take(k, "3/day calendar; 10/hour calendar", "UTC", 1);
+        assertEquals(0, two[0], "the day spent");
+        assertEquals(7, two[4], "the hour counts the three the day took");
+    }
+
+    /**
+     * Issue 28, against the model: one key asked by nodes of two or three configurations (each
+     * one or two limits, of random zones, units and counts), in random order, at random times
+     * hitting boundaries on purpose: every answer equal to the microsecond. Seeded, so a failure
+     * repeats.
+     */
+    @Test
+    protected void agreesWithTheModelAcrossNodesOfOtherZonesAndUnits() {
+        String[] zones = {"UTC", "Europe/Berlin", "Asia/Tokyo", "Asia/Kolkata", "America/New_York", "Pacific/Chatham"};
+        for (int seed = 0; seed < 30; seed++) {
+            Random random = new Random(1000 + seed);
+            CalendarModel model = new CalendarModel();
+            List<List<CalendarModel.Quota>> nodes = new java.util.ArrayList<>();
+            for (int c = 2 + random.nextInt(2); c > 0; c--) {
+                List<CalendarModel.Quota> limits = new java.util.ArrayList<>();
+                for (int m = 1 + random.nextInt(2); m > 0; m--) {
+                    limits.add(new CalendarModel.Quota(1 + random.nextInt(4),
+                            CalendarWindow.Unit.values()[random.nextInt(3)], ZoneId.of(zones[random.nextInt(zones.length)])));
+                }
+                nodes.add(limits);
+            }
+            String k = key("nodes-" + seed);
+            clock.advanceMicros(1_700_000_000_000_000L + (long) (random.nextDouble() * 150_000_000_000_000L) - clock.nowMicros());
+            for (int step = 0; step < 40; step++) {
+                long now = clock.nowMicros();
+                List<CalendarModel.Quota> node = nodes.get(random.nextInt(nodes.size()));
+                long cost = 1 + random.nextInt(2);
+                long[] expected = model.take(k, node, now, cost);
+                List<Limit> limits = node.stream().map(q -> Limit.parse(q.capacity() + "/" + q.unit().name().toLowerCase()
+                        + " calendar").get(0).inZone(q.zone())).toList();
+                long[] actual = Replies.flat(store.acquire(List.of(calendar(k, limits, cost))));
+                assertArrayEquals(expected, actual, "seed " + seed + " step " + step + " at " + now + " " + node);
+                CalendarModel.Quota first = node.get(0);
+                switch (random.nextInt(4)) {
+                    case 0 -> clock.advanceMicros(1 + random.nextInt(1_000_000));
+                    case 1 -> clock.advanceMicros(expected[1] > 0 ? expected[1] - random.nextInt(2) : 1);
+                    case 2 -> clock.advanceMicros(CalendarModel.end(first.unit(), first.zone(), now) - now + random.nextInt(3));
+                    default -> clock.advanceMicros((long) (random.nextDouble() * 3L * 3_600_000_000L));
+                }
+            }
+        }
+    }
+
     /**
      * Random requests over random zones and units, hitting boundaries on purpose, against the
      * model: every answer equal to the microsecond. Seeded, so a failure repeats.

@@ -19,6 +19,11 @@ class LocalStoreTest extends BucketStoreContract {
         return new LocalStore(100_000, clock::nowMicros);
     }
 
+    @Override
+    protected void writeUntagged(String key, long... tats) {
+        ((LocalStore) store).putUntagged(key, tats);
+    }
+
     @Test
     void aFloodOfDistinctKeysStaysWithinTheBound() {
         LocalStore small = new LocalStore(6_400, clock::nowMicros);

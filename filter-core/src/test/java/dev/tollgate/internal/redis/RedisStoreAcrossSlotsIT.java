@@ -137,6 +137,30 @@ class RedisStoreAcrossSlotsIT {
         assertEquals(4, Replies.flat(other.acquire(List.of(a)))[0], "a's token was given back: this one leaves 4");
     }
 
+    /**
+     * A refund of a bucket of several limits gives each limit its own token back, found as
+     * bucket.lua finds it, and keeps what names each state: a token bucket's tags, a calendar
+     * quota's window ends.
+     */
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void aRefundOfSeveralLimitsGivesEachItsOwnBackAndKeepsWhatNamesThem(Algorithm algorithm, RedisEndpoint redis) {
+        String limits = algorithm == Algorithm.CALENDAR ? "5/hour calendar; 100/day calendar" : "5/min; 100/day";
+        BucketRequest a = new BucketRequest("tollgate-test:{" + run + "-slot-a}:p", Limit.parse(limits), 1, true, algorithm);
+        BucketRequest b = request("slot-b", "1/min", algorithm);
+        Replies.flat(other.acquire(List.of(a)));
+        String before = algorithm == Algorithm.SLIDING_LOG ? "" : redis.command("GET", a.key());
+        port.beforeTakeInSlotB = () -> Replies.flat(other.acquire(List.of(b))); // someone else takes b's last token
+        long[] r = Replies.flat(store.acquire(List.of(a, b)));
+        assertTrue(r[11] > 0, "b refuses when it comes to taking");
+        if (algorithm != Algorithm.SLIDING_LOG) {
+            assertEquals(before, redis.command("GET", a.key()), "a's state is again what it was, tags and window ends too");
+        }
+        long[] again = Replies.flat(other.acquire(List.of(a)));
+        assertEquals(3, again[0], "a's token was given back to its first limit: this one leaves 3");
+        assertEquals(98, again[4], "and to its second: 98");
+    }
+
     BucketRequest lease(String slot, String id) {
         return BucketRequest.lease("tollgate-test:{" + run + "-" + slot + "}:p:c",
                 new dev.tollgate.Concurrency(1, java.time.Duration.ofMinutes(1)).limit(), true, id);

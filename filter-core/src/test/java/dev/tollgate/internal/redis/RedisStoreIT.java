@@ -33,6 +33,15 @@ class RedisStoreIT extends BucketStoreContract {
         return s;
     }
 
+    @Override
+    protected void writeUntagged(String key, long... tats) {
+        StringBuilder state = new StringBuilder();
+        for (long t : tats) {
+            state.append(state.length() > 0 ? "," : "").append(t);
+        }
+        TestRedis.shared().command("SET", key, state.toString(), "PX", "600000");
+    }
+
     @Test
     void withoutAnOverrideTheClockIsRedisTime(RedisEndpoint redis) {
         try (RedisStore real = new RedisStore(JedisPort.standalone(settings(redis)))) {
@@ -58,7 +67,8 @@ class RedisStoreIT extends BucketStoreContract {
             Replies.flat(real.acquire(List.of(new BucketRequest(k, two, 1, true))));
             Replies.flat(real.acquire(List.of(new BucketRequest(k, two, 1, true))));
             pttl = Long.parseLong(redis.command("PTTL", k));
-            assertTrue(pttl > 1_700_000 && pttl <= 1_728_000, "the slower limit keeps it longer: PTTL " + pttl);
+            // the day limit, new to the key, read the 500 ms the key owed, then took two tokens of 864 s
+            assertTrue(pttl > 1_700_000 && pttl <= 1_728_500, "the slower limit keeps it longer: PTTL " + pttl);
         }
     }
 
@@ -82,8 +92,50 @@ class RedisStoreIT extends BucketStoreContract {
         assertEquals("int", redis.command("OBJECT", "ENCODING", k), "a one-limit bucket is a single integer");
         String thirds = key("compact-thirds");
         take(thirds, "3/s; 100/day");
-        assertTrue(redis.command("GET", thirds).matches("\\d+:1:3,\\d+"), "a remainder names the unit it is counted in: "
+        // 3/s: full = 3 x 1,000,000 in 1/3 µs, n = 3 ("d"); 100/day: full = 100 x 864,000,000 µs
+        assertEquals(List.of("~" + letters(3_000_000) + ".d", "~" + letters(86_400_000_000L)),
+                List.of(redis.command("GET", thirds).replaceAll("[0-9:]+(~[a-z.]+),[0-9]+(~[a-z]+)", "$1,$2").split(",")));
+        assertTrue(redis.command("GET", thirds).matches("\\d+:1:3~[a-z]+\\.d,\\d+~[a-z]+"),
+                "a remainder names the unit it is counted in, and each state of several limits its limit: "
                 + redis.command("GET", thirds));
+    }
+
+    /**
+     * A rolling upgrade: the versions before tags and window ends read states with the patterns
+     * below (bucket.lua's general path and refund.lua; the calendar quota's), so they must count
+     * the states this version writes right and read the same numbers from them, by position.
+     */
+    @Test
+    void thePatternsOfEarlierVersionsReadTheStatesThisVersionWrites(RedisEndpoint redis) {
+        String k = key("earlier-patterns");
+        take(k, "3/s; 100/day; 10/s burst 20", 2);
+        String bucket = redis.command("GET", k);
+        String cal = key("earlier-patterns") + ":cal";
+        Replies.flat(store.acquire(List.of(new BucketRequest(cal, Limit.parse("2/hour calendar; 5/day calendar"), 1, true,
+                dev.tollgate.Algorithm.CALENDAR))));
+        String quota = redis.command("GET", cal);
+        String script = "local out = {} "
+                + "for tat, frac, unit in string.gmatch(ARGV[1], '(%d+):?(%d*):?(%d*)') do "
+                + "out[#out + 1] = tat .. '/' .. frac .. '/' .. unit end "
+                + "out[#out + 1] = '|' "
+                + "for start, count in string.gmatch(ARGV[2], '(%d+):(%d+)') do out[#out + 1] = start .. '/' .. count end "
+                + "return table.concat(out, ' ')";
+        String read = redis.command("EVAL", script, "0", bucket, quota);
+        StringBuilder expected = new StringBuilder();
+        for (String state : bucket.split(",")) {
+            String[] numbers = state.replaceAll("~.*", "").split(":");
+            expected.append(numbers[0]).append('/').append(numbers.length > 1 ? numbers[1] : "").append('/')
+                    .append(numbers.length > 2 ? numbers[2] : "").append(' ');
+        }
+        expected.append('|');
+        for (String state : quota.split(",")) {
+            String[] numbers = state.split(":");
+            expected.append(' ').append(numbers[0]).append('/').append(numbers[1]);
+        }
+        assertEquals(expected.toString(), read, "three token-bucket states (" + bucket + ") and two calendar states ("
+                + quota + ")");
+        assertTrue(bucket.matches("\\d+:2:3~[a-z]+\\.d,\\d+~[a-z]+,\\d+~[a-z]+"), bucket);
+        assertTrue(quota.matches("\\d+:1:\\d+,\\d+:1:\\d+"), quota);
     }
 
     /**
@@ -123,6 +175,16 @@ class RedisStoreIT extends BucketStoreContract {
         long[] r = take(k, "3/s");
         assertTrue(admitted(r));
         assertArrayEquals(new long[] {0, 333_334, 1_000_000, 0}, r, "owes 666,666.67 + 333,333.33 µs: exactly one second");
+    }
+
+    /** A whole number in base 26, "a" for 0, as bucket.lua writes a tag. */
+    static String letters(long x) {
+        String s = "";
+        do {
+            s = (char) ('a' + x % 26) + s;
+            x /= 26;
+        } while (x > 0);
+        return s;
     }
 
     private static long redisMicros(RedisEndpoint redis) {
