@@ -13,15 +13,18 @@ import jakarta.annotation.PreDestroy;
 import jakarta.servlet.ServletContext;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.container.DynamicFeature;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Configuration;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.ext.Provider;
+import jakarta.ws.rs.ext.WriterInterceptor;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
@@ -154,7 +157,10 @@ public class TollgateFeature implements DynamicFeature {
         if (after == null || !after.isEmpty()) {
             context.register(new TollgateRequestFilter.AfterAuthentication(rl, after, route, named, cost), AFTER_AUTHENTICATION);
         }
-        context.register(new TollgateResponseFilter(), Priorities.HEADER_DECORATOR);
+        // one instance, two contracts: headers and slots for a response without an entity as a
+        // response filter, slots once the entity has been written as a writer interceptor
+        context.register(new TollgateResponseFilter(), Map.of(ContainerResponseFilter.class, Priorities.HEADER_DECORATOR,
+                WriterInterceptor.class, TollgateResponseFilter.AROUND_EVERY_WRITER));
     }
 
     private synchronized RateLimiter limiter(Configuration configuration) {
