@@ -41,7 +41,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>A response's entity is written after the response filters have run: a {@code StreamingOutput}
  * export holds its slot until it has been written, whether it ends, fails while writing or its
- * client goes away, and a {@code HEAD} or a {@code 304} gives its slot back too. All of it without
+ * client goes away, and a {@code HEAD}, a {@code 304} or a 401 with a body from an authentication
+ * filter (after Tollgate's first phase took the slot) gives its slot back too. All of it without
  * {@link SlotReleaseListener}: the response filter and the writer interceptor give every slot of a
  * synchronous resource back by themselves.
  */
@@ -81,6 +82,17 @@ class ConcurrencyIT {
                 default -> {
                     return Response.ok("done").build();
                 }
+            }
+        }
+    }
+
+    /** An authentication filter that refuses {@code ?end=401} with a body, after Tollgate's first phase took the slot. */
+    @jakarta.annotation.Priority(jakarta.ws.rs.Priorities.AUTHENTICATION)
+    public static final class Refusing implements jakarta.ws.rs.container.ContainerRequestFilter {
+        @Override
+        public void filter(jakarta.ws.rs.container.ContainerRequestContext request) {
+            if ("401".equals(request.getUriInfo().getQueryParameters().getFirst("end"))) {
+                request.abortWith(Response.status(401).entity("who are you?").build());
             }
         }
     }
@@ -137,7 +149,7 @@ class ConcurrencyIT {
     private final HttpClient http = HttpClient.newHttpClient();
 
     ResourceConfig app(RedisEndpoint redis) {
-        ResourceConfig rc = new ResourceConfig(Work.class, MappedMapper.class, TollgateFeature.class).register(exporting);
+        ResourceConfig rc = new ResourceConfig(Work.class, MappedMapper.class, Refusing.class, TollgateFeature.class).register(exporting);
         rc.property("tollgate.redis.uri", redis.uri());
         rc.property("tollgate.redis.timeout", "2s");
         rc.property("tollgate.redis.key-prefix", prefix);
@@ -151,7 +163,7 @@ class ConcurrencyIT {
     void aResourceGivesItsSlotBackOnSuccessAndOnExceptions(RedisEndpoint redis) throws Exception {
         try (JerseyOnTomcat t = new JerseyOnTomcat(app(redis), false)) {
             String[][] cases = {{"ok", "200"}, {"wae", "503"}, {"mapped", "409"}, {"ok", "200"}, {"mapped", "409"},
-                    {"boom", "500"}, {"304", "304"}, {"304-entity", "304"}, {"stream", "200"}};
+                    {"boom", "500"}, {"304", "304"}, {"304-entity", "304"}, {"stream", "200"}, {"401", "401"}};
             for (String[] c : cases) {
                 HttpResponse<String> r = t.get("/api/work?end=" + c[0]);
                 assertEquals(Integer.parseInt(c[1]), r.statusCode(), c[0] + ": " + r.body());
