@@ -8,11 +8,12 @@ import java.util.Set;
 
 /**
  * Gives back the concurrency slots of a JAX-RS request when its servlet request ends, for the
- * responses no response filter sees: an exception that no mapper handles goes to the servlet
- * container (JAX-RS requires it), and for an async resource resumed with one, Jersey then runs
- * no response filter. The request filters keep their permits in a request property, which JAX-RS
+ * responses neither the response filter nor the writer interceptor sees: an exception that no
+ * mapper handles goes to the servlet container (JAX-RS requires it), and for an async resource
+ * resumed with one, Jersey then runs neither. The request filters keep their permits in a request property, which JAX-RS
  * keeps as a servlet request attribute in a servlet container; containers end an async request's
- * scope ({@code requestDestroyed}) when it completes. Usually the response filter has given the
+ * scope ({@code requestDestroyed}) when it completes. Usually the response filter (a response
+ * without an entity) or the writer interceptor (once the entity has been written) has given the
  * slots back already; a permit gives them back once, whoever calls first.
  *
  * <p>Found by the container through {@code META-INF/services}; applications do nothing. Stateless;

@@ -13,15 +13,17 @@ import jakarta.annotation.PreDestroy;
 import jakarta.servlet.ServletContext;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.container.DynamicFeature;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Configuration;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.ext.Provider;
+import jakarta.ws.rs.ext.WriterInterceptor;
 import java.lang.reflect.Method;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
@@ -47,7 +49,11 @@ import java.util.logging.Logger;
  * All other policies (by address, header, route) are checked at {@code AUTHENTICATION - 100},
  * before any authentication filter, so an address policy on a login resource also counts the
  * attempts that authentication rejects. Each phase is one atomic decision; a request refused in
- * the second phase keeps the tokens it took in the first.
+ * the second phase keeps the tokens it took in the first. Which phase a policy belongs to is
+ * decided per request by the configuration in force, so a reload that changes a policy's key (or
+ * makes its plans depend on roles) moves it; {@code tollgate.enabled} and
+ * {@code tollgate.jaxrs.global} follow reloads too. So every resource method gets the filters,
+ * limited now or not.
  *
  * <p>Configuration comes from MicroProfile Config (or, without it, system properties and the
  * environment), then the JAX-RS application's properties ({@code Application.getProperties()}),
@@ -90,30 +96,25 @@ public class TollgateFeature implements DynamicFeature {
             return;
         }
         RateLimiter rl = limiter(context.getConfiguration());
-        if (!rl.config().enabled()) {
-            return;
-        }
         RateLimited annotation = method.getAnnotation(RateLimited.class);
         if (annotation == null) {
             annotation = type.getAnnotation(RateLimited.class);
         }
-        if (annotation == null && !rl.config().jaxrsGlobal()) {
-            return;
+        List<String> names = null;
+        long cost = 0;
+        if (annotation != null) {
+            // checked whether or not Tollgate is enabled now: a reload may enable it
+            for (String name : annotation.value()) {
+                Policy p = rl.config().policy(name).orElseThrow(() -> unknownPolicy(name, type, method, rl));
+                requireCost(rl, annotation.cost(), p, type, method);
+                named.add(name);
+            }
+            names = List.of(annotation.value());
+            cost = annotation.cost();
         }
-        String route = template(type, method);
-        if (annotation == null) {
-            register(context, rl, null, null, route, named, 0);
-            return;
-        }
-        List<Policy> before = new ArrayList<>();
-        List<Policy> after = new ArrayList<>();
-        for (String name : annotation.value()) {
-            Policy p = rl.config().policy(name).orElseThrow(() -> unknownPolicy(name, type, method, rl));
-            requireCost(rl, annotation.cost(), p, type, method);
-            (afterAuthentication(p, rl.config().plans()) ? after : before).add(p);
-            named.add(name);
-        }
-        register(context, rl, before, after, route, named, annotation.cost());
+        // every resource method gets the filters: which policies apply, in which phase, and whether
+        // Tollgate is enabled or global at all, is read per request from the configuration in force
+        register(context, rl, names, template(type, method), named, cost);
     }
 
     /**
@@ -144,17 +145,16 @@ public class TollgateFeature implements DynamicFeature {
         return new IllegalStateException(message);
     }
 
-    private static void register(FeatureContext context, RateLimiter rl, List<Policy> before, List<Policy> after,
-                                 String route, Set<String> named, long cost) {
+    private static void register(FeatureContext context, RateLimiter rl, List<String> names, String route,
+                                 Set<String> named, long cost) {
         // By class, so that the runtime creates it and injects the servlet request into it.
         context.register(RemoteAddressFilter.class, BEFORE_AUTHENTICATION - 1);
-        if (before == null || !before.isEmpty()) {
-            context.register(new TollgateRequestFilter.BeforeAuthentication(rl, before, route, named, cost), BEFORE_AUTHENTICATION);
-        }
-        if (after == null || !after.isEmpty()) {
-            context.register(new TollgateRequestFilter.AfterAuthentication(rl, after, route, named, cost), AFTER_AUTHENTICATION);
-        }
-        context.register(new TollgateResponseFilter(), Priorities.HEADER_DECORATOR);
+        context.register(new TollgateRequestFilter.BeforeAuthentication(rl, names, route, named, cost), BEFORE_AUTHENTICATION);
+        context.register(new TollgateRequestFilter.AfterAuthentication(rl, route, cost), AFTER_AUTHENTICATION);
+        // one instance, two contracts: headers and slots for a response without an entity as a
+        // response filter, slots once the entity has been written as a writer interceptor
+        context.register(new TollgateResponseFilter(), Map.of(ContainerResponseFilter.class, Priorities.HEADER_DECORATOR,
+                WriterInterceptor.class, TollgateResponseFilter.AROUND_EVERY_WRITER));
     }
 
     private synchronized RateLimiter limiter(Configuration configuration) {

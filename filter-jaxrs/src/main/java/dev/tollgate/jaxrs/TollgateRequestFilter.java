@@ -6,6 +6,7 @@ import dev.tollgate.Permit;
 import dev.tollgate.Policy;
 import dev.tollgate.Integration;
 import dev.tollgate.RateLimiter;
+import dev.tollgate.config.TollgateConfig;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.core.Response;
@@ -17,48 +18,46 @@ import java.util.logging.Logger;
 
 /**
  * Checks one phase of a resource method's policies. {@link TollgateFeature} registers one
- * instance of each subclass per limited resource method: {@link BeforeAuthentication} for policies
- * whose key does not involve the principal, {@link AfterAuthentication} for those that do.
+ * instance of each subclass per resource method: {@link BeforeAuthentication} runs before JAX-RS
+ * authentication filters, {@link AfterAuthentication} after them. Which policies each decides is
+ * read per request from the configuration in force: the first phase finds the request's policies
+ * (named by {@code @RateLimited}, or in global mode those whose {@code match} covers it), decides
+ * those whose key does not need the principal, and leaves the others to the second phase in a
+ * request property. So a reload that changes a policy's key moves it to the other phase at the
+ * next request, and each policy is decided once per request, even when a reload comes between
+ * the phases.
  */
 abstract class TollgateRequestFilter implements ContainerRequestFilter {
 
     /** The request property holding the headers the response filter adds. */
     static final String HEADERS = "dev.tollgate.headers";
-    /** The request property holding the concurrency slots the response filter gives back. */
+    /** The request property holding the concurrency slots {@link TollgateResponseFilter} gives back. */
     static final String PERMITS = "dev.tollgate.permits";
+    /** The request property holding the policies the first phase leaves to the second. */
+    static final String AFTER_AUTHENTICATION = "dev.tollgate.after-authentication";
 
     private static final Logger LOG = Logger.getLogger("dev.tollgate");
 
-    private final RateLimiter limiter;
-    private final List<Policy> named;
+    final RateLimiter limiter;
     private final String route;
-    private final boolean afterAuthentication;
-    private final Set<String> namedSomewhere;
     private final long cost;
 
-    /**
-     * @param named          the policies of {@code @RateLimited} in this phase, or {@code null} to
-     *                       apply the policies whose {@code match} covers the request (global mode)
-     * @param namedSomewhere the policies some {@code @RateLimited} names: in global mode they apply
-     *                       by path only when they have a {@code match} of their own
-     * @param cost           the cost {@code @RateLimited} sets, or 0 for the policies' own
-     */
-    TollgateRequestFilter(RateLimiter limiter, List<Policy> named, String route, boolean afterAuthentication,
-                          Set<String> namedSomewhere, long cost) {
+    /** @param cost the cost {@code @RateLimited} sets, or 0 for the policies' own */
+    TollgateRequestFilter(RateLimiter limiter, String route, long cost) {
         this.limiter = limiter;
-        this.named = named;
         this.route = route;
-        this.afterAuthentication = afterAuthentication;
-        this.namedSomewhere = namedSomewhere;
         this.cost = cost;
     }
 
+    /** The policies this phase decides for the request (it may leave some to a later phase). */
+    abstract List<Policy> inThisPhase(ContainerRequestContext request, JaxrsRequestView view);
+
     @Override
-    public void filter(ContainerRequestContext request) {
+    public final void filter(ContainerRequestContext request) {
         HttpAnswer answer;
         try {
             JaxrsRequestView view = new JaxrsRequestView(request, route);
-            List<Policy> policies = named != null ? named : inThisPhase(limiter.matching(view));
+            List<Policy> policies = inThisPhase(request, view);
             if (policies.isEmpty()) {
                 return;
             }
@@ -93,7 +92,7 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
         request.abortWith(refusal.build());
     }
 
-    /** Keeps the slots of this phase for the response filter, which runs also when a later phase aborts. */
+    /** Keeps the slots of this phase for {@link TollgateResponseFilter}, which runs also when a later phase aborts. */
     private static void hold(ContainerRequestContext request, Permit permit) {
         if (!permit.held()) {
             return;
@@ -107,28 +106,87 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
         held.add(permit);
     }
 
-    private List<Policy> inThisPhase(List<Policy> matching) {
-        List<Policy> out = new ArrayList<>(matching.size());
-        for (Policy p : matching) {
-            if (TollgateFeature.afterAuthentication(p, limiter.config().plans()) == afterAuthentication
-                    && (p.hasOwnMatch() || !namedSomewhere.contains(p.name()))) {
-                out.add(p);
-            }
-        }
-        return out;
-    }
-
-    /** Runs before JAX-RS authentication filters, so it also counts requests they would reject. */
+    /**
+     * Runs before JAX-RS authentication filters, so it also counts requests they would reject; finds
+     * the request's policies and leaves those that need the principal to {@link AfterAuthentication}.
+     */
     static final class BeforeAuthentication extends TollgateRequestFilter {
-        BeforeAuthentication(RateLimiter limiter, List<Policy> named, String route, Set<String> namedSomewhere, long cost) {
-            super(limiter, named, route, false, namedSomewhere, cost);
+        private final List<String> named;
+        private final Set<String> namedSomewhere;
+
+        /**
+         * @param named          the policies of {@code @RateLimited}, or {@code null} to apply the
+         *                       policies whose {@code match} covers the request in global mode
+         * @param namedSomewhere the policies some {@code @RateLimited} names: in global mode they apply
+         *                       by path only when they have a {@code match} of their own
+         */
+        BeforeAuthentication(RateLimiter limiter, List<String> named, String route, Set<String> namedSomewhere, long cost) {
+            super(limiter, route, cost);
+            this.named = named;
+            this.namedSomewhere = namedSomewhere;
+        }
+
+        @Override
+        List<Policy> inThisPhase(ContainerRequestContext request, JaxrsRequestView view) {
+            TollgateConfig config = limiter.config();
+            if (!config.enabled()) {
+                return List.of();
+            }
+            List<Policy> now = new ArrayList<>(2);
+            List<Policy> later = new ArrayList<>(0);
+            for (Policy p : policies(config, view)) {
+                (TollgateFeature.afterAuthentication(p, config.plans()) ? later : now).add(p);
+            }
+            if (!later.isEmpty()) {
+                request.setProperty(AFTER_AUTHENTICATION, later);
+            }
+            return now;
+        }
+
+        private List<Policy> policies(TollgateConfig config, JaxrsRequestView view) {
+            if (named != null) {
+                List<Policy> out = new ArrayList<>(named.size());
+                for (String name : named) {
+                    // a reload may not remove it (RateLimiter.requirePolicy)
+                    config.policy(name).ifPresent(out::add);
+                }
+                return out;
+            }
+            if (!config.jaxrsGlobal()) {
+                return List.of();
+            }
+            List<Policy> matching = limiter.matching(view);
+            List<Policy> out = new ArrayList<>(matching.size());
+            for (Policy p : matching) {
+                if (p.hasOwnMatch() || !namedSomewhere.contains(p.name())) {
+                    out.add(p);
+                }
+            }
+            return out;
         }
     }
 
-    /** Runs after JAX-RS authentication filters, before authorization, so it sees the principal. */
+    /**
+     * Runs after JAX-RS authentication filters, before authorization, so it sees the principal;
+     * decides what {@link BeforeAuthentication} left to it for this request.
+     */
     static final class AfterAuthentication extends TollgateRequestFilter {
-        AfterAuthentication(RateLimiter limiter, List<Policy> named, String route, Set<String> namedSomewhere, long cost) {
-            super(limiter, named, route, true, namedSomewhere, cost);
+        AfterAuthentication(RateLimiter limiter, String route, long cost) {
+            super(limiter, route, cost);
+        }
+
+        @Override
+        List<Policy> inThisPhase(ContainerRequestContext request, JaxrsRequestView view) {
+            Object later = request.getProperty(AFTER_AUTHENTICATION);
+            if (!(later instanceof List<?> list)) {
+                return List.of();
+            }
+            request.removeProperty(AFTER_AUTHENTICATION);
+            List<Policy> out = new ArrayList<>(list.size());
+            for (Object p : list) {
+                out.add((Policy) p);
+            }
+            return out;
         }
     }
 }

@@ -14,6 +14,7 @@ import jakarta.ws.rs.container.AsyncResponse;
 import jakarta.ws.rs.container.CompletionCallback;
 import jakarta.ws.rs.container.ConnectionCallback;
 import jakarta.ws.rs.container.Suspended;
+import jakarta.ws.rs.core.StreamingOutput;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
@@ -28,6 +29,7 @@ import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.glassfish.jersey.server.ResourceConfig;
@@ -221,6 +223,59 @@ class AsyncConcurrencyIT {
             long ms = millisUntilTheSlotsAreBack(redis, Duration.ofSeconds(5));
             System.out.println("[jaxrs-async] resumed with an unmapped exception: slots back " + ms
                     + " ms after the 500s; callbacks " + resource.callbacks);
+            exactlyTwoAreAdmittedAgain(t, redis);
+        }
+    }
+
+    /**
+     * An async resource resumed with a {@code StreamingOutput}: its slot is held until the entity
+     * has been written (the response filter runs before), so a third request is refused while
+     * both stream, and both slots come back once they have been written.
+     */
+    @Test
+    void resumedWithAStreamingEntityHoldsTheSlotUntilItHasBeenWritten(RedisEndpoint redis) throws Exception {
+        try (JerseyOnTomcat t = new JerseyOnTomcat(app(redis, "60s"))) {
+            BlockingQueue<CountDownLatch> streaming = new LinkedBlockingQueue<>();
+            StreamingOutput export = out -> {
+                CountDownLatch gate = new CountDownLatch(1);
+                out.write("first\n".getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                streaming.add(gate);
+                try {
+                    gate.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                out.write("last\n".getBytes(StandardCharsets.UTF_8));
+            };
+            List<Held> held = fillTheSlots(t, redis, "");
+            List<CountDownLatch> gates = new ArrayList<>();
+            for (Held h : held) {
+                // Jersey writes a resumed response on the resuming thread
+                CompletableFuture.runAsync(() -> h.response().resume(export));
+                CountDownLatch gate = streaming.poll(10, TimeUnit.SECONDS);
+                assertTrue(gate != null, "the resumed response began streaming");
+                gates.add(gate);
+            }
+            CompletableFuture<HttpResponse<String>> third = send(t, "");
+            Retry.until(Duration.ofSeconds(10), () -> {
+                if (!third.isDone() && resource.suspended.isEmpty()) {
+                    throw new IllegalStateException("the third request is neither answered nor at the resource");
+                }
+                return true;
+            });
+            AsyncResponse admitted = resource.suspended.poll();
+            if (admitted != null) {
+                admitted.resume("done");
+            }
+            assertEquals(429, third.get(10, TimeUnit.SECONDS).statusCode(), "a third request while both stream is refused");
+            assertEquals(SLOTS, leases(redis), "both streaming responses hold their slots");
+            gates.forEach(CountDownLatch::countDown);
+            for (Held h : held) {
+                HttpResponse<String> r = h.answer().get(10, TimeUnit.SECONDS);
+                assertEquals(200, r.statusCode());
+                assertEquals("first\nlast\n", r.body());
+            }
             exactlyTwoAreAdmittedAgain(t, redis);
         }
     }

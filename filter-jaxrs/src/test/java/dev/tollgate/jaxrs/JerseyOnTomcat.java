@@ -20,6 +20,14 @@ final class JerseyOnTomcat implements AutoCloseable {
     final Context context;
 
     JerseyOnTomcat(ResourceConfig application) throws Exception {
+        this(application, true);
+    }
+
+    /**
+     * @param slotReleaseListener whether the container finds {@link SlotReleaseListener} (as it does
+     *                            in a WAR); without it, only the JAX-RS filters give slots back
+     */
+    JerseyOnTomcat(ResourceConfig application, boolean slotReleaseListener) throws Exception {
         base = Files.createTempDirectory("tollgate-jersey-").toFile();
         tomcat.setBaseDir(base.getAbsolutePath());
         tomcat.setPort(0);
@@ -29,7 +37,9 @@ final class JerseyOnTomcat implements AutoCloseable {
         Tomcat.addServlet(context, "jersey", new ServletContainer(application)).setAsyncSupported(true);
         context.addServletMappingDecoded("/api/*", "jersey");
         // what a container does for a WAR with filter-jaxrs in WEB-INF/lib (META-INF/services)
-        context.addServletContainerInitializer(new SlotReleaseListener(), null);
+        if (slotReleaseListener) {
+            context.addServletContainerInitializer(new SlotReleaseListener(), null);
+        }
         tomcat.start();
     }
 

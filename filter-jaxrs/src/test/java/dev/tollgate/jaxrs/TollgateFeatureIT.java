@@ -26,6 +26,7 @@ import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.glassfish.jersey.server.ResourceConfig;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The JAX-RS integration on a real runtime (Jersey) in a real Tomcat, over a real Redis. */
@@ -250,6 +251,105 @@ class TollgateFeatureIT {
                 "the failed deployment's limiter was closed, its Redis connections with it");
     }
 
+    /** The system properties a test set for a reload (they win over the application's properties). */
+    private final List<String> reloaded = new java.util.ArrayList<>();
+
+    /** Sets these system properties ({@code null}: clears it) and reloads the feature's limiter. */
+    private void reload(JerseyOnTomcat t, String... keysAndValues) throws Exception {
+        dev.tollgate.RateLimiter limiter = limiter(t);
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            reloaded.add(keysAndValues[i]);
+            if (keysAndValues[i + 1] == null) {
+                System.clearProperty(keysAndValues[i]);
+            } else {
+                System.setProperty(keysAndValues[i], keysAndValues[i + 1]);
+            }
+        }
+        assertTrue(limiter.reload(), "the configuration changed");
+    }
+
+    /** The feature's limiter; Jersey deploys the application at its first request. */
+    private static dev.tollgate.RateLimiter limiter(JerseyOnTomcat t) throws Exception {
+        if (t.context.getServletContext().getAttribute(TollgateFeature.LIMITER_ATTRIBUTE) == null) {
+            t.get("/api/open");
+        }
+        return (dev.tollgate.RateLimiter) t.context.getServletContext().getAttribute(TollgateFeature.LIMITER_ATTRIBUTE);
+    }
+
+    @AfterEach
+    void clearReloadedProperties() {
+        reloaded.forEach(System::clearProperty);
+    }
+
+    /** Four failed logins (the authentication filter answers 401 when the password is wrong). */
+    private static List<Integer> fourFailedLogins(JerseyOnTomcat t) throws Exception {
+        List<Integer> statuses = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            statuses.add(t.send("POST", "/api/login", "X-Password", "guess" + i).statusCode());
+        }
+        return statuses;
+    }
+
+    @Test
+    void aReloadThatKeysALoginPolicyByAddressMovesItBeforeAuthentication(RedisEndpoint redis) throws Exception {
+        try (JerseyOnTomcat t = new JerseyOnTomcat(app(redis, Map.of("tollgate.policy.login.key", "principal")))) {
+            assertEquals(List.of(401, 401, 401, 401), fourFailedLogins(t),
+                    "keyed by principal, the policy is decided after authentication: failed logins do not count");
+            reload(t, "tollgate.policy.login.key", "ip");
+            assertEquals(List.of(401, 401, 401, 429), fourFailedLogins(t),
+                    "keyed by address after the reload, it is decided before authentication: failed logins count");
+        }
+    }
+
+    @Test
+    void aReloadThatKeysALoginPolicyByPrincipalMovesItAfterAuthentication(RedisEndpoint redis) throws Exception {
+        try (JerseyOnTomcat t = new JerseyOnTomcat(app(redis, Map.of()))) {
+            reload(t, "tollgate.policy.login.key", "principal");
+            assertEquals(List.of(401, 401, 401, 401), fourFailedLogins(t),
+                    "keyed by principal after the reload: decided after authentication, failed logins do not count");
+            HttpResponse<String> passed = t.send("POST", "/api/login", "X-Password", "secret");
+            assertEquals(200, passed.statusCode());
+            assertTrue(passed.headers().firstValue("RateLimit").orElse("(none)").startsWith("\"login\";r=2;"),
+                    "a login that passes authentication counts: " + passed.headers().map());
+            reload(t, "tollgate.policy.login.key", null);
+            // the login that passed had no principal, so it was keyed by its address: one of the three is gone
+            assertEquals(List.of(401, 401, 429, 429), fourFailedLogins(t), "keyed by address again: failed logins count again");
+        }
+    }
+
+    @Test
+    void enabledFollowsTheReloadedConfigurationBothWays(RedisEndpoint redis) throws Exception {
+        try (JerseyOnTomcat t = new JerseyOnTomcat(app(redis, Map.of("tollgate.enabled", "false")))) {
+            for (int i = 0; i < 2; i++) {
+                HttpResponse<String> r = t.get("/api/multi");
+                assertEquals(200, r.statusCode(), "off at deployment");
+                assertFalse(r.headers().firstValue("RateLimit").isPresent());
+            }
+            reload(t, "tollgate.enabled", "true");
+            assertEquals("\"five\";q=5;w=60, \"one\";q=1;w=60",
+                    t.get("/api/multi").headers().firstValue("RateLimit-Policy").orElse("(none)"), "turned on by a reload");
+            assertEquals(429, t.get("/api/multi").statusCode(), "limited once turned on");
+            reload(t, "tollgate.enabled", "false");
+            HttpResponse<String> off = t.get("/api/multi");
+            assertEquals(200, off.statusCode(), "turned off again");
+            assertFalse(off.headers().firstValue("RateLimit").isPresent());
+            reload(t, "tollgate.enabled", "true");
+            assertEquals(429, t.get("/api/multi").statusCode(), "on again, the bucket as it was");
+        }
+    }
+
+    @Test
+    void globalModeFollowsTheReloadedConfiguration(RedisEndpoint redis) throws Exception {
+        try (JerseyOnTomcat t = new JerseyOnTomcat(app(redis, Map.of()))) {
+            assertFalse(t.get("/api/open").headers().firstValue("RateLimit").isPresent(), "not global at deployment");
+            reload(t, "tollgate.jaxrs.global", "true");
+            assertEquals("\"default\";q=2;w=60", t.get("/api/open").headers().firstValue("RateLimit-Policy").orElse("(none)"));
+            assertEquals(200, t.get("/api/open").statusCode());
+            assertEquals(429, t.get("/api/open").statusCode());
+            reload(t, "tollgate.jaxrs.global", "false");
+            assertEquals(200, t.get("/api/open").statusCode(), "unannotated resources are free again");
+        }
+    }
 
     private Handler capture;
     /** Held strongly: JUL forgets an unreferenced logger, handlers and all. */
