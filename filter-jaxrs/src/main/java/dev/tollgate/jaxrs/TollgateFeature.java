@@ -22,8 +22,7 @@ import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Logger;
 
 /**
@@ -79,8 +78,15 @@ public class TollgateFeature implements DynamicFeature {
     /** Injected where the runtime runs on servlets (all the servers Tollgate targets), for the limiter's name. */
     @Context
     private ServletContext servletContext;
-    /** Every policy some {@code @RateLimited} names; complete once deployment is over. */
-    private final Set<String> named = ConcurrentHashMap.newKeySet();
+    /** The application's class loader, under which the limiter is made and the annotations' policies are declared. */
+    private ClassLoader application;
+    /**
+     * Withdraws, each, the policies one {@code @RateLimited} names from those the application's
+     * code names ({@link Integration#declareNamedInCode}): a limiter of the application (this
+     * one in global mode, a servlet filter's) applies them by {@code match} only when they have
+     * one of their own.
+     */
+    private final List<Runnable> named = new CopyOnWriteArrayList<>();
 
     @Override
     public void configure(ResourceInfo resourceInfo, FeatureContext context) {
@@ -102,7 +108,7 @@ public class TollgateFeature implements DynamicFeature {
         }
         String route = template(type, method);
         if (annotation == null) {
-            register(context, rl, null, null, route, named, 0);
+            register(context, rl, null, null, route, 0);
             return;
         }
         List<Policy> before = new ArrayList<>();
@@ -111,9 +117,9 @@ public class TollgateFeature implements DynamicFeature {
             Policy p = rl.config().policy(name).orElseThrow(() -> unknownPolicy(name, type, method, rl));
             requireCost(rl, annotation.cost(), p, type, method);
             (afterAuthentication(p, rl.config().plans()) ? after : before).add(p);
-            named.add(name);
         }
-        register(context, rl, before, after, route, named, annotation.cost());
+        named.add(Integration.declareNamedInCode(application, List.of(annotation.value())));
+        register(context, rl, before, after, route, annotation.cost());
     }
 
     /**
@@ -145,14 +151,14 @@ public class TollgateFeature implements DynamicFeature {
     }
 
     private static void register(FeatureContext context, RateLimiter rl, List<Policy> before, List<Policy> after,
-                                 String route, Set<String> named, long cost) {
+                                 String route, long cost) {
         // By class, so that the runtime creates it and injects the servlet request into it.
         context.register(RemoteAddressFilter.class, BEFORE_AUTHENTICATION - 1);
         if (before == null || !before.isEmpty()) {
-            context.register(new TollgateRequestFilter.BeforeAuthentication(rl, before, route, named, cost), BEFORE_AUTHENTICATION);
+            context.register(new TollgateRequestFilter.BeforeAuthentication(rl, before, route, cost), BEFORE_AUTHENTICATION);
         }
         if (after == null || !after.isEmpty()) {
-            context.register(new TollgateRequestFilter.AfterAuthentication(rl, after, route, named, cost), AFTER_AUTHENTICATION);
+            context.register(new TollgateRequestFilter.AfterAuthentication(rl, after, route, cost), AFTER_AUTHENTICATION);
         }
         context.register(new TollgateResponseFilter(), Priorities.HEADER_DECORATOR);
     }
@@ -178,8 +184,10 @@ public class TollgateFeature implements DynamicFeature {
                 // no servlet context behind this runtime
             }
             ClassLoader l = loader;
+            application = loader;
             try {
-                limiter = RateLimiter.create(TollgateConfig.load(lookup, loader), name, () -> TollgateConfig.load(lookup, l));
+                limiter = RateLimiter.create(TollgateConfig.load(lookup, loader), name, () -> TollgateConfig.load(lookup, l),
+                        loader);
             } catch (ConfigException e) {
                 LOG.severe(e.getMessage());
                 throw e;
@@ -241,6 +249,8 @@ public class TollgateFeature implements DynamicFeature {
     /** Closes the connection pool when the runtime destroys this provider (undeployment). */
     @PreDestroy
     public synchronized void close() {
+        named.forEach(Runnable::run);
+        named.clear();
         if (limiter != null) {
             publish(limiter, false);
             limiter.close();

@@ -11,7 +11,6 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -33,23 +32,20 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
     private final List<Policy> named;
     private final String route;
     private final boolean afterAuthentication;
-    private final Set<String> namedSomewhere;
     private final long cost;
 
     /**
-     * @param named          the policies of {@code @RateLimited} in this phase, or {@code null} to
-     *                       apply the policies whose {@code match} covers the request (global mode)
-     * @param namedSomewhere the policies some {@code @RateLimited} names: in global mode they apply
-     *                       by path only when they have a {@code match} of their own
-     * @param cost           the cost {@code @RateLimited} sets, or 0 for the policies' own
+     * @param named the policies of {@code @RateLimited} in this phase, or {@code null} to apply the
+     *              policies whose {@code match} covers the request (global mode; a policy that code
+     *              of the application names applies by path only with a {@code match} of its own,
+     *              {@link RateLimiter#matching})
+     * @param cost  the cost {@code @RateLimited} sets, or 0 for the policies' own
      */
-    TollgateRequestFilter(RateLimiter limiter, List<Policy> named, String route, boolean afterAuthentication,
-                          Set<String> namedSomewhere, long cost) {
+    TollgateRequestFilter(RateLimiter limiter, List<Policy> named, String route, boolean afterAuthentication, long cost) {
         this.limiter = limiter;
         this.named = named;
         this.route = route;
         this.afterAuthentication = afterAuthentication;
-        this.namedSomewhere = namedSomewhere;
         this.cost = cost;
     }
 
@@ -110,8 +106,7 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
     private List<Policy> inThisPhase(List<Policy> matching) {
         List<Policy> out = new ArrayList<>(matching.size());
         for (Policy p : matching) {
-            if (TollgateFeature.afterAuthentication(p, limiter.config().plans()) == afterAuthentication
-                    && (p.hasOwnMatch() || !namedSomewhere.contains(p.name()))) {
+            if (TollgateFeature.afterAuthentication(p, limiter.config().plans()) == afterAuthentication) {
                 out.add(p);
             }
         }
@@ -120,15 +115,15 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
 
     /** Runs before JAX-RS authentication filters, so it also counts requests they would reject. */
     static final class BeforeAuthentication extends TollgateRequestFilter {
-        BeforeAuthentication(RateLimiter limiter, List<Policy> named, String route, Set<String> namedSomewhere, long cost) {
-            super(limiter, named, route, false, namedSomewhere, cost);
+        BeforeAuthentication(RateLimiter limiter, List<Policy> named, String route, long cost) {
+            super(limiter, named, route, false, cost);
         }
     }
 
     /** Runs after JAX-RS authentication filters, before authorization, so it sees the principal. */
     static final class AfterAuthentication extends TollgateRequestFilter {
-        AfterAuthentication(RateLimiter limiter, List<Policy> named, String route, Set<String> namedSomewhere, long cost) {
-            super(limiter, named, route, true, namedSomewhere, cost);
+        AfterAuthentication(RateLimiter limiter, List<Policy> named, String route, long cost) {
+            super(limiter, named, route, true, cost);
         }
     }
 }

@@ -2,11 +2,14 @@ package dev.tollgate.servlet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.tollgate.Integration;
 import dev.tollgate.cdi.RateLimitExceededException;
 import dev.tollgate.cdi.RateLimitExtension;
 import dev.tollgate.cdi.RateLimited;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.ServletRequestEvent;
 import jakarta.servlet.ServletRequestListener;
 import jakarta.servlet.http.HttpServlet;
@@ -20,9 +23,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.util.descriptor.web.FilterDef;
+import org.apache.tomcat.util.descriptor.web.FilterMap;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 import org.junit.jupiter.api.AfterEach;
@@ -31,8 +39,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The CDI interceptor and the servlet filter in one application: a policy that a
  * {@code @RateLimited} bean method names and that has no {@code match} of its own limits that
- * method only; the filter does not apply it to every request. A real Tomcat and a real CDI
- * container (Weld SE, the CDI of WildFly and Payara), in-memory store. Weld SE has no
+ * method only; the filter does not apply it to every request, from the first; with a
+ * {@code match} the filter applies it there. Another application of the same server, whose code
+ * does not name it, still applies it by its {@code match}. A real Tomcat and a real CDI container
+ * (Weld SE, the CDI of WildFly and Payara), in-memory store. Weld SE has no
  * {@code HttpServletRequest} bean; {@link CurrentRequest} is one as Weld's servlet support makes
  * it, the request of the current thread, set by a request listener.
  */
@@ -73,9 +83,14 @@ class CdiBesideFilterIT {
     }
 
     private final Map<String, String> properties = new HashMap<>();
+    /** The CDI container started outside the server, if any. */
+    private WeldContainer processCdi;
 
     @AfterEach
     void clear() {
+        if (processCdi != null) {
+            processCdi.close();
+        }
         properties.keySet().forEach(System::clearProperty);
     }
 
@@ -103,11 +118,31 @@ class CdiBesideFilterIT {
         return out;
     }
 
-    /** Weld with the interceptor's extension, then Tomcat: CDI deploys before the filters start, as in a server. */
-    private static EmbeddedTomcat application(WeldContainer cdi, AtomicInteger exportCalls) throws Exception {
-        Exports exports = cdi.select(Exports.class).get();
+    /**
+     * The application: the filter over {@code /api/*}, a plain servlet ({@code /api/hello}) and one
+     * that calls the limited method ({@code /api/export}). With {@code cdiOfItsOwn}, CDI boots in
+     * the application as Weld does in a servlet container (a container initializer, the
+     * application's class loader the thread's, before the filters start; closed when it stops),
+     * else it is the process's, started before the server (an embedded servlet container).
+     */
+    private EmbeddedTomcat application(boolean cdiOfItsOwn, AtomicInteger exportCalls) throws Exception {
+        AtomicReference<WeldContainer> container = new AtomicReference<>(cdiOfItsOwn ? null : cdi());
+        if (!cdiOfItsOwn) {
+            processCdi = container.get();
+        }
         return new EmbeddedTomcat(new TollgateFilter(), Map.of(), Map.of(), c -> {
-            ((org.apache.catalina.core.StandardContext) c).addApplicationEventListener(new ServletRequestListener() {
+            if (cdiOfItsOwn) {
+                c.addServletContainerInitializer((classes, context) -> {
+                    container.set(cdi());
+                    context.addListener(new ServletContextListener() {
+                        @Override
+                        public void contextDestroyed(ServletContextEvent e) {
+                            container.get().close();
+                        }
+                    });
+                }, null);
+            }
+            ((StandardContext) c).addApplicationEventListener(new ServletRequestListener() {
                 @Override
                 public void requestInitialized(ServletRequestEvent e) {
                     REQUEST.set((HttpServletRequest) e.getServletRequest());
@@ -125,7 +160,7 @@ class CdiBesideFilterIT {
                 protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
                     exportCalls.incrementAndGet();
                     try {
-                        resp.getWriter().write(exports.export());
+                        resp.getWriter().write(container.get().select(Exports.class).get().export());
                     } catch (RateLimitExceededException e) {
                         resp.setStatus(e.answer().status());
                         resp.getWriter().write("refused by the method: " + e.policies());
@@ -144,19 +179,23 @@ class CdiBesideFilterIT {
     @Test
     void plainRequestsDoNotSpendThePolicyOfAMethodThatHasNoMatch() throws Exception {
         configure();
-        try (WeldContainer cdi = cdi(); EmbeddedTomcat t = application(cdi, new AtomicInteger())) {
+        try (EmbeddedTomcat t = application(true, new AtomicInteger())) {
             assertEquals(List.of("200 hello", "200 hello", "200 hello", "200 hello"),
                     answers(t, "/api/hello", "/api/hello", "/api/hello", "/api/hello"),
                     "plain requests do not spend the method's budget");
             assertEquals(List.of("200 exported", "200 exported"), answers(t, "/api/export", "/api/export"));
+            assertEquals(Set.of("exports"), Integration.namedInCode(t.context.getServletContext().getClassLoader()));
+            assertEquals(Set.of(), Integration.namedInCode(CdiBesideFilterIT.class.getClassLoader()),
+                    "declared under the application's class loader, not the server's");
         }
+        assertEquals(Set.of(), Integration.namedInCode(CdiBesideFilterIT.class.getClassLoader()));
     }
 
     @Test
     void theMethodIsStillLimitedByItsOwnCheck() throws Exception {
         configure();
         AtomicInteger exportCalls = new AtomicInteger();
-        try (WeldContainer cdi = cdi(); EmbeddedTomcat t = application(cdi, exportCalls)) {
+        try (EmbeddedTomcat t = application(true, exportCalls)) {
             assertEquals(List.of("200 exported", "200 exported", "429 refused by the method: [exports]"),
                     answers(t, "/api/export", "/api/export", "/api/export"),
                     "the method refuses the third call, the filter none");
@@ -166,10 +205,55 @@ class CdiBesideFilterIT {
     }
 
     @Test
+    void soWithTheCdiOfTheProcessAroundAnEmbeddedServer() throws Exception {
+        configure();
+        AtomicInteger exportCalls = new AtomicInteger();
+        try (EmbeddedTomcat t = application(false, exportCalls)) {
+            assertEquals(List.of("200 hello", "200 hello", "200 hello"), answers(t, "/api/hello", "/api/hello", "/api/hello"));
+            assertEquals(List.of("200 exported", "200 exported", "429 refused by the method: [exports]"),
+                    answers(t, "/api/export", "/api/export", "/api/export"));
+        }
+    }
+
+    @Test
+    void anotherApplicationOfTheServerWhoseCodeDoesNotNameThePolicyAppliesItByItsMatch() throws Exception {
+        configure();
+        try (EmbeddedTomcat t = application(true, new AtomicInteger())) {
+            StandardContext other = new StandardContext();
+            other.setPath("/other");
+            other.setDocBase(t.context.getDocBase());
+            other.addLifecycleListener(new Tomcat.FixContextListener());
+            Tomcat.addServlet(other, "hello", new HttpServlet() {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+                    resp.getWriter().write("other");
+                }
+            });
+            other.addServletMappingDecoded("/api/hello", "hello");
+            FilterDef def = new FilterDef();
+            def.setFilterName("tollgate");
+            def.setFilter(new TollgateFilter());
+            other.addFilterDef(def);
+            FilterMap map = new FilterMap();
+            map.setFilterName("tollgate");
+            map.addURLPatternDecoded("/api/*");
+            other.addFilterMap(map);
+            t.tomcat.getHost().addChild(other);
+
+            assertEquals(List.of("200 other", "200 other", "429 -"),
+                    answers(t, "/other/api/hello", "/other/api/hello", "/other/api/hello"),
+                    "the same policy names, another application: 'exports' has no match, so it covers every request");
+            assertEquals(List.of("200 hello", "200 hello", "200 hello"), answers(t, "/api/hello", "/api/hello", "/api/hello"));
+        }
+    }
+
+    @Test
     void withAMatchOfItsOwnTheFilterAppliesItThereAndTheMethodCountsItOnce() throws Exception {
         configure("tollgate.policy.exports.match", "/api/export");
         AtomicInteger exportCalls = new AtomicInteger();
-        try (WeldContainer cdi = cdi(); EmbeddedTomcat t = application(cdi, exportCalls)) {
+        try (EmbeddedTomcat t = application(true, exportCalls)) {
             assertEquals(List.of("200 hello", "200 hello", "200 hello"), answers(t, "/api/hello", "/api/hello", "/api/hello"));
             assertEquals(List.of("200 exported", "200 exported", "429 -"),
                     answers(t, "/api/export", "/api/export", "/api/export"),
