@@ -37,6 +37,12 @@ import java.util.logging.Logger;
  * ({@code TOLLGATE-003}, naming the method and the policy), holds the application's
  * {@link Limiters} and closes them when the application stops.
  *
+ * <p>Once the deployment is valid, before any request, it declares the policies the annotations
+ * name for the application's class loader ({@link Integration#declareNamedInCode}): a Tollgate
+ * filter of the application then applies such a policy by {@code match} only when it has a match
+ * of its own, else the policy limits the methods that name it and nothing else. Withdrawn when
+ * the application stops.
+ *
  * <p>The configuration it checks against is the server's (MicroProfile Config, else system
  * properties and the environment): declare the policies of CDI methods there (an application's
  * {@code META-INF/microprofile-config.properties} is part of it), not only in a {@code web.xml}

@@ -33,8 +33,11 @@ import java.util.logging.Logger;
  *   <li>A method (or class) annotated {@link RateLimited} is limited by the named policies.</li>
  *   <li>With {@code tollgate.jaxrs.global=true}, every other resource method is limited by the
  *       policies whose {@code match} covers the request, like the servlet filter, except the
- *       policies that some {@code @RateLimited} names and that have no {@code match} of their
- *       own: those apply only where they are named.</li>
+ *       policies that some {@code @RateLimited} (this one, or the CDI interceptor's) names and
+ *       that have no {@code match} of their own: those apply only where they are named. The
+ *       feature declares the policies it finds named for the application's class loader
+ *       ({@link Integration#declareNamedInCode}), so a servlet filter of the application leaves
+ *       them out too, from the moment the runtime configures its resources.</li>
  *   <li>Client keys may use {@code route}: the resource method's template
  *       ({@code /users/{id}}), never the raw path, so varying the path makes no new bucket.</li>
  * </ul>
