@@ -1,8 +1,10 @@
 package dev.tollgate;
 
 import dev.tollgate.internal.Messages;
+import dev.tollgate.internal.engine.NamedPolicies;
 import dev.tollgate.internal.http.HttpContract;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -64,6 +66,31 @@ public final class Integration {
             out.add(r.policy().name());
         }
         return Set.copyOf(out);
+    }
+
+    /**
+     * Declares that code of an application names {@code policies} where it limits
+     * ({@code @RateLimited} on a CDI bean method or type, on a JAX-RS resource). A policy so named
+     * that has no {@code match} of its own then applies only where code names it: the limiters of
+     * that application ({@link RateLimiter#create(dev.tollgate.config.TollgateConfig, String,
+     * java.util.function.Supplier, ClassLoader)} with its class loader or a descendant of it) leave
+     * it out of the policies they apply by {@code match} (a servlet filter, the JAX-RS feature's
+     * global mode). With a {@code match} of its own it applies there too. Declare at deployment,
+     * before the first request, and withdraw when the code that names them stops. Never throws.
+     *
+     * @param application the class loader of the code that names them (the application's)
+     * @return withdraws this declaration (once; later runs do nothing)
+     */
+    public static Runnable declareNamedInCode(ClassLoader application, Collection<String> policies) {
+        return NamedPolicies.declare(application, policies);
+    }
+
+    /**
+     * The policies that code names, as the limiters of the application of this class loader see
+     * them: declared under it or under an ancestor ({@link #declareNamedInCode}).
+     */
+    public static Set<String> namedInCode(ClassLoader application) {
+        return NamedPolicies.of(application).names();
     }
 
     /**

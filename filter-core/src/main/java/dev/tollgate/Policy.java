@@ -221,9 +221,10 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
     }
 
     /**
-     * Whether {@code match} was configured; {@code false} when it is the default
-     * {@link RequestMatcher#ALL}. The JAX-RS adapter applies a policy named by
-     * {@code @RateLimited} by path only when it has a match of its own.
+     * Whether {@code match} was configured (even as {@code /**}); {@code false} when it is the
+     * default {@link RequestMatcher#ALL}. A limiter applies a policy that code of its application
+     * names ({@code @RateLimited}, {@link Integration#declareNamedInCode}) by path only when it has
+     * a match of its own.
      */
     public boolean hasOwnMatch() {
         return match != RequestMatcher.ALL;

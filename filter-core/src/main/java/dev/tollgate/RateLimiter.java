@@ -8,6 +8,7 @@ import dev.tollgate.internal.bucket.BucketStore;
 import dev.tollgate.internal.engine.ConfigReloads;
 import dev.tollgate.internal.engine.DenialLog;
 import dev.tollgate.internal.engine.Engines;
+import dev.tollgate.internal.engine.NamedPolicies;
 import dev.tollgate.internal.engine.PolicyRequirement;
 import dev.tollgate.internal.engine.RemotePlans;
 import dev.tollgate.internal.engine.RequestPlan;
@@ -56,6 +57,8 @@ public final class RateLimiter implements AutoCloseable {
     private final Metrics metrics;
     private final DenialLog denials = new DenialLog();
     private final ConfigReloads reloads;
+    /** The policies code of this limiter's application names: by {@code match} only with a match of their own. */
+    private final NamedPolicies named;
     private ObjectName mbean;
 
     RateLimiter(TollgateConfig config, BucketStore store, BucketStore fallback) {
@@ -73,6 +76,13 @@ public final class RateLimiter implements AutoCloseable {
      */
     RateLimiter(TollgateConfig config, BucketStore store, BucketStore fallback, LongSupplier nanoTime,
                 Metrics metrics, String name, Supplier<TollgateConfig> reloader) {
+        this(config, store, fallback, nanoTime, metrics, name, reloader, NamedPolicies.NONE);
+    }
+
+    /** @param named the policies code of the limiter's application names */
+    RateLimiter(TollgateConfig config, BucketStore store, BucketStore fallback, LongSupplier nanoTime,
+                Metrics metrics, String name, Supplier<TollgateConfig> reloader, NamedPolicies named) {
+        this.named = named;
         this.config = config;
         this.name = name;
         this.reloads = new ConfigReloads(name, reloader);
@@ -87,17 +97,29 @@ public final class RateLimiter implements AutoCloseable {
     }
 
     /**
+     * {@link #create(TollgateConfig, String, Supplier, ClassLoader)} for the application of the
+     * calling thread's context class loader (the application's, while a container starts it).
+     */
+    public static RateLimiter create(TollgateConfig config, String name, Supplier<TollgateConfig> reloader) {
+        return create(config, name, reloader, Thread.currentThread().getContextClassLoader());
+    }
+
+    /**
      * Builds the engine and its stores: Redis when one is configured (with the in-memory store
      * as the fallback of {@code failure-mode=local}), else the in-memory store. An unreachable
      * Redis does not stop start-up: the failure mode applies until it answers.
      *
-     * @param name     a name for logs, metrics, JMX and health (the filter's name)
-     * @param reloader reads the configuration again for {@link #reload()}; {@code null} if it cannot change
+     * @param name        a name for logs, metrics, JMX and health (the filter's name)
+     * @param reloader    reads the configuration again for {@link #reload()}; {@code null} if it cannot change
+     * @param application the application's class loader (a servlet context's): the policies its
+     *                    code names ({@link Integration#declareNamedInCode}) apply by {@code match}
+     *                    only when they have a {@code match} of their own ({@link #check(RequestView)})
      */
-    public static RateLimiter create(TollgateConfig config, String name, Supplier<TollgateConfig> reloader) {
+    public static RateLimiter create(TollgateConfig config, String name, Supplier<TollgateConfig> reloader,
+                                     ClassLoader application) {
         Engines.Stores stores = Engines.open(config);
         RateLimiter limiter = new RateLimiter(config, stores.store(), stores.fallback(), System::nanoTime, null, name,
-                reloader);
+                reloader, NamedPolicies.of(application));
         Engines.start(config, name, stores, limiter.guard);
         limiter.start();
         return limiter;
@@ -157,18 +179,23 @@ public final class RateLimiter implements AutoCloseable {
         return config;
     }
 
-    /** Decides for the policies whose {@code match} covers the request. */
+    /**
+     * Decides for the policies whose {@code match} covers the request: those with a {@code match}
+     * of their own that covers it, and those without one ({@code /**}) that no code of the
+     * application names ({@link Integration#declareNamedInCode}); a policy that code names and
+     * that has no {@code match} applies only where code names it.
+     */
     public Decision check(RequestView request) {
         TollgateConfig c = config;
         if (!c.enabled()) {
             return Decision.noPolicy();
         }
-        return decide(c, request, RequestPlanner.matching(c, request), 0);
+        return decide(c, request, RequestPlanner.matching(c, named.names(), request), 0);
     }
 
-    /** The configured policies whose {@code match} covers the request, in configured order. */
+    /** The configured policies whose {@code match} covers the request, as {@link #check(RequestView)} finds them, in configured order. */
     public List<Policy> matching(RequestView request) {
-        return RequestPlanner.matching(config, request);
+        return RequestPlanner.matching(config, named.names(), request);
     }
 
     /** Decides for the given policies, whatever their {@code match} says (JAX-RS {@code @RateLimited}). */

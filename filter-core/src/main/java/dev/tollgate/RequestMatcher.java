@@ -12,7 +12,11 @@ public interface RequestMatcher {
 
     boolean matches(String method, String path);
 
-    /** A matcher that covers every request: {@code /**}; the default when {@code match} is not set. */
+    /**
+     * A matcher that covers every request: {@code /**}; the default when {@code match} is not set,
+     * and the only matcher that says so ({@link Policy#hasOwnMatch()}): such a policy that code names
+     * ({@code @RateLimited}) applies only where it is named.
+     */
     RequestMatcher ALL = new RequestMatcher() {
         @Override
         public boolean matches(String method, String path) {

@@ -1,5 +1,6 @@
 package dev.tollgate.cdi;
 
+import dev.tollgate.Integration;
 import dev.tollgate.Policy;
 import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;
@@ -21,8 +22,10 @@ import jakarta.enterprise.inject.spi.WithAnnotations;
 import jakarta.interceptor.Interceptor;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
@@ -33,6 +36,12 @@ import java.util.logging.Logger;
  * names a policy the configuration does not declare or a cost that does not fit it
  * ({@code TOLLGATE-003}, naming the method and the policy), holds the application's
  * {@link Limiters} and closes them when the application stops.
+ *
+ * <p>Once the deployment is valid, before any request, it declares the policies the annotations
+ * name for the application's class loader ({@link Integration#declareNamedInCode}): a Tollgate
+ * filter of the application then applies such a policy by {@code match} only when it has a match
+ * of its own, else the policy limits the methods that name it and nothing else. Withdrawn when
+ * the application stops.
  *
  * <p>The configuration it checks against is the server's (MicroProfile Config, else system
  * properties and the environment): declare the policies of CDI methods there (an application's
@@ -50,6 +59,8 @@ public class RateLimitExtension implements Extension {
     private final Map<MethodLimit.Key, MethodLimit> limits = new ConcurrentHashMap<>();
     private volatile CallLimiter calls;
     private volatile Limiters limiters;
+    /** Withdraws the policies the annotations name from the application's ({@link Integration#declareNamedInCode}). */
+    private volatile Runnable named = () -> { };
 
     private record Declared(String where, RateLimited annotation) {
     }
@@ -89,9 +100,17 @@ public class RateLimitExtension implements Extension {
         if (declared.isEmpty()) {
             return; // an application without @RateLimited methods needs no configuration of them
         }
-        for (String problem : problems(configuration)) {
+        List<String> problems = problems(configuration);
+        for (String problem : problems) {
             LOG.severe(problem);
             event.addDeploymentProblem(new DeploymentException(problem));
+        }
+        if (problems.isEmpty()) {
+            // before any request: the application's filters apply these policies by match only
+            // when they have a match of their own, else they limit the methods that name them
+            Set<String> names = new LinkedHashSet<>();
+            declared.forEach(d -> names.addAll(List.of(d.annotation().value())));
+            named = Integration.declareNamedInCode(loader, names);
         }
         declared.clear();
     }
@@ -125,6 +144,7 @@ public class RateLimitExtension implements Extension {
     }
 
     void close(@Observes BeforeShutdown event) {
+        named.run();
         Limiters l = limiters;
         if (l != null) {
             l.close();

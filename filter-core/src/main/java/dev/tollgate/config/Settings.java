@@ -119,7 +119,8 @@ public final class Settings {
     /** Unset is {@link RequestMatcher#ALL} itself, which is how a policy knows it has no {@code match} of its own. */
     public static final Setting<RequestMatcher> POLICY_MATCH = add(ConfigKeys.POLICY_MATCH, "/**",
             RequestMatcher.ALL, Accepted.REQUEST_PATTERN, RequestMatcher::parse,
-            "which requests: `[METHOD[|METHOD]] /pattern`, several separated by `,`");
+            "which requests: `[METHOD[|METHOD]] /pattern`, several separated by `,`; unset, every request but for a"
+                    + " policy a `@RateLimited` names: only there (see *Matching and order*)");
     public static final Setting<Mode> POLICY_MODE = add(ConfigKeys.POLICY_MODE, "enforce",
             "'enforce' or 'shadow'", Parsers.word(Mode.class), "`enforce` (answer 429) or `shadow` (log and let through)");
     public static final Setting<Costs> POLICY_COST = add(ConfigKeys.POLICY_COST, "1", Costs.ONE, Costs.SYNTAX,

@@ -24,8 +24,7 @@ import jakarta.ws.rs.ext.WriterInterceptor;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Logger;
 
 /**
@@ -36,8 +35,11 @@ import java.util.logging.Logger;
  *   <li>A method (or class) annotated {@link RateLimited} is limited by the named policies.</li>
  *   <li>With {@code tollgate.jaxrs.global=true}, every other resource method is limited by the
  *       policies whose {@code match} covers the request, like the servlet filter, except the
- *       policies that some {@code @RateLimited} names and that have no {@code match} of their
- *       own: those apply only where they are named.</li>
+ *       policies that some {@code @RateLimited} (this one, or the CDI interceptor's) names and
+ *       that have no {@code match} of their own: those apply only where they are named. The
+ *       feature declares the policies it finds named for the application's class loader
+ *       ({@link Integration#declareNamedInCode}), so a servlet filter of the application leaves
+ *       them out too, from the moment the runtime configures its resources.</li>
  *   <li>Client keys may use {@code route}: the resource method's template
  *       ({@code /users/{id}}), never the raw path, so varying the path makes no new bucket.</li>
  * </ul>
@@ -85,8 +87,15 @@ public class TollgateFeature implements DynamicFeature {
     /** Injected where the runtime runs on servlets (all the servers Tollgate targets), for the limiter's name. */
     @Context
     private ServletContext servletContext;
-    /** Every policy some {@code @RateLimited} names; complete once deployment is over. */
-    private final Set<String> named = ConcurrentHashMap.newKeySet();
+    /** The application's class loader, under which the limiter is made and the annotations' policies are declared. */
+    private ClassLoader application;
+    /**
+     * Withdraws, each, the policies one {@code @RateLimited} names from those the application's
+     * code names ({@link Integration#declareNamedInCode}): a limiter of the application (this
+     * one in global mode, a servlet filter's) applies them by {@code match} only when they have
+     * one of their own.
+     */
+    private final List<Runnable> named = new CopyOnWriteArrayList<>();
 
     @Override
     public void configure(ResourceInfo resourceInfo, FeatureContext context) {
@@ -107,14 +116,14 @@ public class TollgateFeature implements DynamicFeature {
             for (String name : annotation.value()) {
                 Policy p = rl.config().policy(name).orElseThrow(() -> unknownPolicy(name, type, method, rl));
                 requireCost(rl, annotation.cost(), p, type, method);
-                named.add(name);
             }
             names = List.of(annotation.value());
+            named.add(Integration.declareNamedInCode(application, names));
             cost = annotation.cost();
         }
         // every resource method gets the filters: which policies apply, in which phase, and whether
         // Tollgate is enabled or global at all, is read per request from the configuration in force
-        register(context, rl, names, template(type, method), named, cost);
+        register(context, rl, names, template(type, method), cost);
     }
 
     /**
@@ -145,11 +154,10 @@ public class TollgateFeature implements DynamicFeature {
         return new IllegalStateException(message);
     }
 
-    private static void register(FeatureContext context, RateLimiter rl, List<String> names, String route,
-                                 Set<String> named, long cost) {
+    private static void register(FeatureContext context, RateLimiter rl, List<String> names, String route, long cost) {
         // By class, so that the runtime creates it and injects the servlet request into it.
         context.register(RemoteAddressFilter.class, BEFORE_AUTHENTICATION - 1);
-        context.register(new TollgateRequestFilter.BeforeAuthentication(rl, names, route, named, cost), BEFORE_AUTHENTICATION);
+        context.register(new TollgateRequestFilter.BeforeAuthentication(rl, names, route, cost), BEFORE_AUTHENTICATION);
         context.register(new TollgateRequestFilter.AfterAuthentication(rl, route, cost), AFTER_AUTHENTICATION);
         // one instance, two contracts: headers and slots for a response without an entity as a
         // response filter, slots once the entity has been written as a writer interceptor
@@ -178,8 +186,10 @@ public class TollgateFeature implements DynamicFeature {
                 // no servlet context behind this runtime
             }
             ClassLoader l = loader;
+            application = loader;
             try {
-                limiter = RateLimiter.create(TollgateConfig.load(lookup, loader), name, () -> TollgateConfig.load(lookup, l));
+                limiter = RateLimiter.create(TollgateConfig.load(lookup, loader), name, () -> TollgateConfig.load(lookup, l),
+                        loader);
             } catch (ConfigException e) {
                 LOG.severe(e.getMessage());
                 throw e;
@@ -241,6 +251,8 @@ public class TollgateFeature implements DynamicFeature {
     /** Closes the connection pool when the runtime destroys this provider (undeployment). */
     @PreDestroy
     public synchronized void close() {
+        named.forEach(Runnable::run);
+        named.clear();
         if (limiter != null) {
             publish(limiter, false);
             limiter.close();

@@ -12,7 +12,6 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -112,18 +111,16 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
      */
     static final class BeforeAuthentication extends TollgateRequestFilter {
         private final List<String> named;
-        private final Set<String> namedSomewhere;
 
         /**
-         * @param named          the policies of {@code @RateLimited}, or {@code null} to apply the
-         *                       policies whose {@code match} covers the request in global mode
-         * @param namedSomewhere the policies some {@code @RateLimited} names: in global mode they apply
-         *                       by path only when they have a {@code match} of their own
+         * @param named the policies of {@code @RateLimited}, or {@code null} to apply the policies
+         *              whose {@code match} covers the request in global mode (a policy that code of
+         *              the application names applies by path only with a {@code match} of its own,
+         *              {@link RateLimiter#matching})
          */
-        BeforeAuthentication(RateLimiter limiter, List<String> named, String route, Set<String> namedSomewhere, long cost) {
+        BeforeAuthentication(RateLimiter limiter, List<String> named, String route, long cost) {
             super(limiter, route, cost);
             this.named = named;
-            this.namedSomewhere = namedSomewhere;
         }
 
         @Override
@@ -155,14 +152,7 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
             if (!config.jaxrsGlobal()) {
                 return List.of();
             }
-            List<Policy> matching = limiter.matching(view);
-            List<Policy> out = new ArrayList<>(matching.size());
-            for (Policy p : matching) {
-                if (p.hasOwnMatch() || !namedSomewhere.contains(p.name())) {
-                    out.add(p);
-                }
-            }
-            return out;
+            return limiter.matching(view);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.Integration;
 import dev.tollgate.testing.RedisEndpoint;
 import dev.tollgate.testing.WithRedis;
 import jakarta.annotation.Priority;
@@ -21,6 +22,7 @@ import java.net.http.HttpResponse;
 import java.security.Principal;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
@@ -234,6 +236,21 @@ class TollgateFeatureIT {
             assertEquals("\"per-route\";q=2;w=60", t.get("/api/users/9").headers().firstValue("RateLimit-Policy").orElseThrow(),
                     "an annotated method keeps its own policies in global mode");
         }
+    }
+
+    /**
+     * What a servlet filter of the same application reads ({@code Integration.namedInCode}): a
+     * policy a resource names and that has no {@code match} of its own applies only there.
+     */
+    @Test
+    void thePoliciesResourcesNameAreDeclaredForTheApplicationUntilItStops(RedisEndpoint redis) throws Exception {
+        ClassLoader application;
+        try (JerseyOnTomcat t = new JerseyOnTomcat(app(redis, Map.of()))) {
+            assertEquals(200, t.get("/api/open").statusCode(), "Tomcat starts the runtime before its first request");
+            application = t.context.getServletContext().getClassLoader();
+            assertEquals(Set.of("per-route", "login", "per-user", "five", "one"), Integration.namedInCode(application));
+        }
+        assertEquals(Set.of(), Integration.namedInCode(application), "withdrawn when the runtime destroys the feature");
     }
 
     @Test

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
@@ -79,7 +78,7 @@ class TollgateRequestFilterTest {
     @Test
     void aPolicyIsDecidedOncePerRequestWhateverAReloadBetweenThePhasesDoesToItsKey() {
         try (RateLimiter limiter = RateLimiter.create(load(), "test", this::load)) {
-            var before = new TollgateRequestFilter.BeforeAuthentication(limiter, List.of("login"), "/login", Set.of("login"), 0);
+            var before = new TollgateRequestFilter.BeforeAuthentication(limiter, List.of("login"), "/login", 0);
             var after = new TollgateRequestFilter.AfterAuthentication(limiter, "/login", 0);
             int remaining = 5;
             // without a principal, a principal key falls back to the address: one bucket for both kinds
@@ -109,7 +108,7 @@ class TollgateRequestFilterTest {
     void enabledAndTheKeyAreReadPerRequest() {
         settings.put("tollgate.enabled", "false");
         try (RateLimiter limiter = RateLimiter.create(load(), "test", this::load)) {
-            var before = new TollgateRequestFilter.BeforeAuthentication(limiter, List.of("login"), "/login", Set.of("login"), 0);
+            var before = new TollgateRequestFilter.BeforeAuthentication(limiter, List.of("login"), "/login", 0);
             var after = new TollgateRequestFilter.AfterAuthentication(limiter, "/login", 0);
             Map<String, Object> off = new HashMap<>();
             before.filter(request(off));

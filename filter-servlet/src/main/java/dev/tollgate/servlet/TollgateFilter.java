@@ -116,7 +116,9 @@ public class TollgateFilter implements Filter {
         ClassLoader loader = context.getClassLoader();
         String name = (context.getContextPath().isEmpty() ? "/" : context.getContextPath()) + " " + filterConfig.getFilterName();
         try {
-            limiter = RateLimiter.create(TollgateConfig.load(lookup, loader), name, () -> TollgateConfig.load(lookup, loader));
+            // the application's loader: a policy its code names (@RateLimited) without a match applies there only
+            limiter = RateLimiter.create(TollgateConfig.load(lookup, loader), name, () -> TollgateConfig.load(lookup, loader),
+                    loader);
         } catch (ConfigException e) {
             LOG.severe(e.getMessage());
             throw new ServletException(e.getMessage(), e);

@@ -16,6 +16,7 @@ import dev.tollgate.internal.match.RequestPatterns;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -39,16 +40,24 @@ public final class RequestPlanner {
         this.denyCache = new DenyCache(maxCached, nanoTime);
     }
 
-    /**
-     * The configured policies whose {@code match} covers the request, in configured order. When
-     * all of them do (one catch-all policy, the common case), the configuration's own list.
-     */
+    /** {@link #matching(TollgateConfig, Set, RequestView)} where code names no policy. */
     public static List<Policy> matching(TollgateConfig c, RequestView request) {
+        return matching(c, Set.of(), request);
+    }
+
+    /**
+     * The configured policies whose {@code match} covers the request, in configured order. A
+     * policy that code names ({@code namedInCode}, {@link NamedPolicies}) and that has no
+     * {@code match} of its own covers no request: it applies where code names it. When all
+     * policies cover the request (one catch-all policy, the common case), the configuration's own list.
+     */
+    public static List<Policy> matching(TollgateConfig c, Set<String> namedInCode, RequestView request) {
         String method = safeMethod(request);
         String path = safePath(request);
         List<Policy> all = c.policies();
         List<Policy> some = null; // made at the first policy that does not match: no copy when all do
         RequestPatterns.Path cut = null; // the path cut once, at the first policy of patterns
+        boolean named = !namedInCode.isEmpty();
         for (int i = 0; i < all.size(); i++) {
             Policy p = all.get(i);
             boolean matches;
@@ -56,7 +65,8 @@ public final class RequestPlanner {
                 cut = cut != null ? cut : new RequestPatterns.Path(path);
                 matches = b.patterns().matches(method, cut);
             } else {
-                matches = p.match().matches(method, path);
+                matches = !(named && !p.hasOwnMatch() && namedInCode.contains(p.name()))
+                        && p.match().matches(method, path);
             }
             if (matches) {
                 if (some != null) {

@@ -1,5 +1,6 @@
 package dev.tollgate.internal.engine;
 
+import static dev.tollgate.testing.Gens.bools;
 import static dev.tollgate.testing.Gens.frequency;
 import static dev.tollgate.testing.Gens.just;
 import static dev.tollgate.testing.Gens.lists;
@@ -15,8 +16,10 @@ import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 
@@ -24,7 +27,8 @@ import org.quicktheories.core.Gen;
  * The engine cuts a request's path once and hands the cut to every policy's patterns
  * ({@code RequestPatterns.Path}): the policies it finds are exactly those whose matcher, asked
  * alone with the path as text, covers the request, in configured order, whatever mix of patterns
- * and catch-all policies is configured.
+ * and catch-all policies is configured; a policy that code names is found by its own
+ * {@code match} only.
  */
 class PolicyMatchingProperties {
 
@@ -34,6 +38,50 @@ class PolicyMatchingProperties {
     }
 
     private void policiesFoundAreThoseEachMatcherAloneCovers(List<String> matches, String path, String method) {
+        TollgateConfig c = config(matches);
+        List<Policy> expected = new ArrayList<>();
+        for (Policy p : c.policies()) {
+            if (p.match().matches(method, path)) {
+                expected.add(p);
+            }
+        }
+        assertEquals(expected, RequestPlanner.matching(c, TestRequest.get(path).method(method)),
+                method + " " + path + " against " + matches);
+    }
+
+    /**
+     * A policy that code names ({@code @RateLimited}) covers by path only with a {@code match} of
+     * its own (even {@code /**} written out); without one it applies only where it is named. The
+     * others are found as if nothing were named.
+     */
+    @Test
+    void aPolicyThatCodeNamesIsFoundByPathOnlyWithAMatchOfItsOwn() {
+        qt(500).forAll(matches(), paths(), methods(), lists(bools(), 6))
+                .checkAssert(this::policiesThatCodeNamesAreFoundByTheirOwnMatchOnly);
+    }
+
+    private void policiesThatCodeNamesAreFoundByTheirOwnMatchOnly(List<String> matches, String path, String method,
+                                                                  List<Boolean> namedInCode) {
+        TollgateConfig c = config(matches);
+        Set<String> named = new HashSet<>(Set.of("not-configured"));
+        for (int i = 0; i < matches.size(); i++) {
+            if (namedInCode.get(i)) {
+                named.add("p" + i);
+            }
+        }
+        List<Policy> expected = new ArrayList<>();
+        for (int i = 0; i < matches.size(); i++) {
+            Policy p = c.policies().get(i);
+            boolean byPath = !matches.get(i).isEmpty() || !namedInCode.get(i);
+            if (byPath && p.match().matches(method, path)) {
+                expected.add(p);
+            }
+        }
+        assertEquals(expected, RequestPlanner.matching(c, named, TestRequest.get(path).method(method)),
+                method + " " + path + " against " + matches + ", named in code " + named);
+    }
+
+    private static TollgateConfig config(List<String> matches) {
         Map<String, String> m = new HashMap<>(Map.of("tollgate.metrics", "none", "tollgate.jmx", "false"));
         List<String> names = new ArrayList<>();
         for (int i = 0; i < matches.size(); i++) {
@@ -46,17 +94,8 @@ class PolicyMatchingProperties {
             }
         }
         m.put("tollgate.policies", String.join(",", names));
-        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)),
+        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)),
                 PolicyMatchingProperties.class.getClassLoader());
-
-        List<Policy> expected = new ArrayList<>();
-        for (Policy p : c.policies()) {
-            if (p.match().matches(method, path)) {
-                expected.add(p);
-            }
-        }
-        assertEquals(expected, RequestPlanner.matching(c, TestRequest.get(path).method(method)),
-                method + " " + path + " against " + matches);
     }
 
     static Gen<List<String>> matches() {
