@@ -16,7 +16,8 @@ import java.util.Map;
  * {@link CalendarWindow}: a window is the set of instants with the same local date (day), the
  * same year and month (month), or the same local date, hour and offset (hour), where a date once
  * begun goes on even if a clock change turns the local date back; it ends at the first
- * microsecond whose window differs, found by search. One limit per key. Not thread-safe.
+ * microsecond whose window differs and starts just after the last one before it, both found by
+ * search. One limit per key. Not thread-safe.
  */
 final class CalendarModel {
 
@@ -59,6 +60,26 @@ final class CalendarModel {
                 lo = mid;
             } else {
                 hi = mid;
+            }
+        }
+        return hi;
+    }
+
+    /** The first microsecond of the window that holds {@code micros}. */
+    static long start(CalendarWindow.Unit unit, ZoneId zone, long micros) {
+        String w = window(unit, zone, micros);
+        long step = 1;
+        while (window(unit, zone, micros - step).equals(w)) {
+            step *= 2;
+        }
+        long lo = micros - step; // not in w
+        long hi = micros - step / 2; // in w
+        while (hi - lo > 1) {
+            long mid = lo + (hi - lo) / 2;
+            if (window(unit, zone, mid).equals(w)) {
+                hi = mid;
+            } else {
+                lo = mid;
             }
         }
         return hi;
