@@ -4,15 +4,17 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
-import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
+import java.time.zone.ZoneOffsetTransition;
+import java.time.zone.ZoneRules;
 import java.util.Locale;
 import java.util.Objects;
 
 /**
  * The calendar window of a quota ({@code 1000/month calendar}): a fixed window that starts at the
  * beginning of each hour, day or month in {@code zone}. Days are the zone's days (23 or 25 hours
- * across a daylight-saving change), months have their real lengths; hours are the zone's hours.
+ * across a daylight-saving change), months have their real lengths; hours are the zone's hours,
+ * one local hour at one offset, cut short where the offset changes within one.
  * Always computed in the policy's zone, never in the JVM's default one, so every node agrees.
  *
  * <p>Times are epoch microseconds. Immutable and thread-safe.
@@ -52,13 +54,41 @@ public record CalendarWindow(Unit unit, ZoneId zone) {
 
     /** The start of the window that contains {@code micros}. */
     public long startMicros(long micros) {
-        ZonedDateTime at = Instant.EPOCH.plus(micros, ChronoUnit.MICROS).atZone(zone);
-        LocalDate date = at.toLocalDate();
+        Instant at = instant(micros);
         return switch (unit) {
-            case HOUR -> micros(at.truncatedTo(ChronoUnit.HOURS));
-            case DAY -> latestStart(micros, date, date.plusDays(1));
-            case MONTH -> latestStart(micros, date.withDayOfMonth(1), date.withDayOfMonth(1).plusMonths(1));
+            case HOUR -> hourStart(at);
+            case DAY -> {
+                LocalDate date = at.atZone(zone).toLocalDate();
+                yield latestStart(micros, date, date.plusDays(1));
+            }
+            case MONTH -> {
+                LocalDate first = at.atZone(zone).toLocalDate().withDayOfMonth(1);
+                yield latestStart(micros, first, first.plusMonths(1));
+            }
         };
+    }
+
+    /**
+     * The start of the hour window that holds {@code at}. An hour window is one local hour at one
+     * offset: it starts at the local hour's start at the offset in force, or at the last change of
+     * offset if that came later, and ends at the next local hour at that offset, or at the next
+     * change if that comes first. So a change of half an hour (Australia/Lord_Howe) or at a quarter
+     * to the hour (Pacific/Chatham, +12:45 and +13:45) cuts an hour window short, and the two
+     * 02:00 hours of an autumn night are two.
+     */
+    private long hourStart(Instant at) {
+        ZoneRules rules = zone.getRules();
+        long hour = micros(at.atOffset(rules.getOffset(at)).truncatedTo(ChronoUnit.HOURS).toInstant());
+        ZoneOffsetTransition change = rules.previousTransition(at.plusNanos(1)); // at or before the instant
+        return change == null ? hour : Math.max(hour, micros(change.getInstant()));
+    }
+
+    /** The end of the hour window that holds {@code at} (see {@link #hourStart}). */
+    private long hourEnd(Instant at) {
+        ZoneRules rules = zone.getRules();
+        long hour = micros(at.atOffset(rules.getOffset(at)).truncatedTo(ChronoUnit.HOURS).plusHours(1).toInstant());
+        ZoneOffsetTransition change = rules.nextTransition(at); // after the instant
+        return change == null ? hour : Math.min(hour, micros(change.getInstant()));
     }
 
     /**
@@ -67,22 +97,17 @@ public record CalendarWindow(Unit unit, ZoneId zone) {
      * again for an hour, but the day that began at midnight goes on; a window never runs back.
      */
     private long latestStart(long micros, LocalDate first, LocalDate next) {
-        long n = micros(next.atStartOfDay(zone));
-        return n <= micros ? n : micros(first.atStartOfDay(zone));
+        long n = micros(next.atStartOfDay(zone).toInstant());
+        return n <= micros ? n : micros(first.atStartOfDay(zone).toInstant());
     }
 
     /** The end of the window that contains {@code micros}: the start of the next one. */
     public long endMicros(long micros) {
-        long start = startMicros(micros);
-        ZonedDateTime s = Instant.EPOCH.plus(start, ChronoUnit.MICROS).atZone(zone);
-        long end = switch (unit) {
-            // plusHours moves on the time line, so the two 02:00 hours of an autumn night are two windows
-            case HOUR -> startMicros(micros(s.plusHours(1)));
-            case DAY -> micros(s.toLocalDate().plusDays(1).atStartOfDay(zone));
-            case MONTH -> micros(s.toLocalDate().plusMonths(1).atStartOfDay(zone));
-        };
-        // a zone whose offset moves by less than an hour could truncate back: never end before the start
-        return end > start ? end : start + unit.nominalMicros;
+        if (unit == Unit.HOUR) {
+            return hourEnd(instant(micros));
+        }
+        LocalDate first = instant(startMicros(micros)).atZone(zone).toLocalDate();
+        return micros((unit == Unit.DAY ? first.plusDays(1) : first.plusMonths(1)).atStartOfDay(zone).toInstant());
     }
 
     /**
@@ -120,7 +145,11 @@ public record CalendarWindow(Unit unit, ZoneId zone) {
         return unit.name().toLowerCase(Locale.ROOT) + " in " + zone.getId();
     }
 
-    private static long micros(ZonedDateTime t) {
-        return Math.addExact(Math.multiplyExact(t.toEpochSecond(), 1_000_000L), t.getNano() / 1000);
+    private static Instant instant(long micros) {
+        return Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
+    }
+
+    private static long micros(Instant t) {
+        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
     }
 }

@@ -19,10 +19,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 class PrefetchConfigTest {
 
     @Test
-    void leasingIsOffByDefaultAndAHoldAloneTurnsNothingOn() {
+    void leasingIsOffByDefaultAndAHoldAloneIsRefused() {
         assertNull(TollgateConfigTest.load(Map.of("tollgate.policy.default.limits", "10/s")).policies().get(0).prefetch());
-        assertNull(TollgateConfigTest.load(Map.of("tollgate.policy.default.limits", "10/s",
-                "tollgate.policy.default.prefetch-hold", "1s")).policies().get(0).prefetch());
+        // a hold without a prefetch did nothing, silently; now it stops the start naming the key (issue 21)
+        String message = TollgateConfigTest.problem(Map.of("tollgate.policy.default.limits", "10/s",
+                "tollgate.policy.default.prefetch-hold", "1s")).getMessage();
+        org.junit.jupiter.api.Assertions.assertTrue(message.contains("tollgate.policy.default.prefetch-hold = '1s'"), message);
     }
 
     @Test

@@ -10,8 +10,11 @@ import dev.tollgate.Limit;
 
 import dev.tollgate.testing.ManualClock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
+import java.time.zone.ZoneOffsetTransition;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
@@ -112,6 +115,54 @@ public abstract class CalendarStoreContract {
         assertEquals(micros(Duration.ofMinutes(30)), take(k, "1/hour calendar", "Europe/Berlin", 1)[1]);
         at("2026-10-25T02:10:00+01:00[Europe/Berlin]");
         assertEquals(0, take(k, "1/hour calendar", "Europe/Berlin", 1)[3], "the second 02:00 hour is a new window");
+    }
+
+    /**
+     * Lord Howe turns its clocks back by half an hour: at 02:00 +11:00 on 2026-04-05 they read
+     * 01:30 +10:30 again. The half hour to 02:00 +10:30 is an hour window of its own, which
+     * counts and refuses until its end (it used to be taken for the 01:00 +11:00 hour, already
+     * over: a count of that hour refused with retry in 1 µs, {@code Retry-After: 1}, and an
+     * admitted request kept no count, so no limit, for the whole half hour).
+     */
+    @Test
+    protected void theHalfHourLordHoweRunsTwiceIsAnHourWindowOfItsOwn() {
+        String k = key("lord-howe");
+        at("2026-04-05T01:40:00+11:00[Australia/Lord_Howe]");
+        assertEquals(0, take(k, "1/hour calendar", "Australia/Lord_Howe", 1)[3]);
+        at("2026-04-05T01:45:00+10:30[Australia/Lord_Howe]");
+        long[] first = take(k, "1/hour calendar", "Australia/Lord_Howe", 1);
+        assertArrayEquals(new long[] {0, micros(Duration.ofMinutes(15)), micros(Duration.ofMinutes(15)), 0}, first,
+                "a new window since the clocks went back at 01:30 +10:30, until 02:00 +10:30");
+        long[] refused = take(k, "1/hour calendar", "Australia/Lord_Howe", 1);
+        assertArrayEquals(new long[] {0, micros(Duration.ofMinutes(15)), micros(Duration.ofMinutes(15)),
+                micros(Duration.ofMinutes(15))}, refused, "refused until 02:00 +10:30");
+        at("2026-04-05T02:00:00+10:30[Australia/Lord_Howe]");
+        assertEquals(0, take(k, "1/hour calendar", "Australia/Lord_Howe", 1)[3], "the 02:00 hour is a new window");
+    }
+
+    /**
+     * Chatham keeps its clocks 45 minutes off the hour (+12:45, +13:45) and moves them at a
+     * quarter to: forward from 02:45 +12:45 to 03:45 +13:45 on 2026-09-27. The 02:00 hour ends at
+     * the change, and the 15 minutes to 04:00 +13:45 are the 03:00 hour (the first used to run
+     * on to 04:00 +13:45, the second to count in the 04:00 hour).
+     */
+    @Test
+    protected void chathamsHoursAreCutWhereItsClocksMoveAtAQuarterTo() {
+        String k = key("chatham");
+        at("2026-09-27T02:30:00+12:45[Pacific/Chatham]");
+        assertArrayEquals(new long[] {0, micros(Duration.ofMinutes(15)), micros(Duration.ofMinutes(15)), 0},
+                take(k, "1/hour calendar", "Pacific/Chatham", 1), "the 02:00 hour ends at the change");
+        at("2026-09-27T03:50:00+13:45[Pacific/Chatham]");
+        assertArrayEquals(new long[] {0, micros(Duration.ofMinutes(10)), micros(Duration.ofMinutes(10)), 0},
+                take(k, "1/hour calendar", "Pacific/Chatham", 1), "the 03:00 hour, since the change");
+        assertEquals(micros(Duration.ofMinutes(10)), take(k, "1/hour calendar", "Pacific/Chatham", 1)[3]);
+        at("2026-09-27T04:00:00+13:45[Pacific/Chatham]");
+        assertEquals(0, take(k, "1/hour calendar", "Pacific/Chatham", 1)[3], "the 04:00 hour is whole");
+        // and back on 2026-04-05: at 03:45 +13:45 the clocks read 02:45 +12:45 again
+        at("2026-04-05T02:50:00+12:45[Pacific/Chatham]");
+        assertArrayEquals(new long[] {0, micros(Duration.ofMinutes(10)), micros(Duration.ofMinutes(10)), 0},
+                take(k, "1/hour calendar", "Pacific/Chatham", 1), "the second 02:00 hour, 15 minutes long");
+        assertEquals(micros(Duration.ofMinutes(10)), take(k, "1/hour calendar", "Pacific/Chatham", 1)[3]);
     }
 
     @Test
@@ -305,7 +356,7 @@ public abstract class CalendarStoreContract {
     @Test
     protected void agreesWithTheModel() {
         String[] zones = {"UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Sydney",
-                "Pacific/Chatham", "America/Sao_Paulo"};
+                "Pacific/Chatham", "America/Sao_Paulo", "Australia/Lord_Howe"};
         for (int seed = 0; seed < 40; seed++) {
             Random random = new Random(seed);
             CalendarModel model = new CalendarModel();
@@ -314,7 +365,13 @@ public abstract class CalendarStoreContract {
             long capacity = 1 + random.nextInt(4);
             String limit = capacity + "/" + unit.name().toLowerCase() + " calendar";
             String k = key("model-" + seed);
-            clock.advanceMicros(1_700_000_000_000_000L + (long) (random.nextDouble() * 150_000_000_000_000L) - clock.nowMicros());
+            long start = 1_700_000_000_000_000L + (long) (random.nextDouble() * 150_000_000_000_000L);
+            ZoneOffsetTransition change = zone.getRules().nextTransition(Instant.EPOCH.plus(start, ChronoUnit.MICROS));
+            if (seed % 2 == 0 && change != null) {
+                // half the runs start within two hours before a clock change, where windows are cut short
+                start = change.getInstant().getEpochSecond() * 1_000_000L - (long) (random.nextDouble() * 7_200_000_000L);
+            }
+            clock.advanceMicros(start - clock.nowMicros());
             for (int step = 0; step < 60; step++) {
                 long now = clock.nowMicros();
                 long cost = 1 + random.nextInt(2);
