@@ -198,7 +198,16 @@ class ClusterReshardingIT {
                 assertEquals(Math.max(0, 4 - i), d.results().get(0).limits().get(0).remaining(), "request " + i + ": default's tokens left");
                 assertEquals(100 - Math.min(i, 4), d.results().get(1).limits().get(0).remaining(), "request " + i + ": b's tokens left");
             }
-            assertTrue(tryAgains(source) > before, "Redis answered TRYAGAIN to the call of both keys");
+            long asks = errors(source, "ASK");
+            if (cluster.version().compareTo("7") >= 0) {
+                assertTrue(tryAgains(source) > before, "Redis answered TRYAGAIN to the call of both keys");
+            } else {
+                // Redis 6.2 answers the call of both keys, one of them absent from a migrating slot,
+                // with ASK or TRYAGAIN as it goes; either way the keys' places below show the path
+                System.out.println("[resharding] Redis " + cluster.version() + " answered " + (tryAgains(source) - before)
+                        + " TRYAGAIN and " + asks + " ASK to the calls during the migration");
+                assertTrue(tryAgains(source) > before || asks > 0, "Redis redirected the call of both keys (TRYAGAIN or ASK)");
+            }
             assertTrue(holds(source, defaultKey), "default's key never left the slot's master");
             String bKey = keysOf(cluster, "198.51.100.30").stream().filter(k -> !k.equals(defaultKey)).findFirst().orElseThrow();
             assertTrue(holds(added, bKey), "b's key, never written before, was written on the importing master (ASK)");

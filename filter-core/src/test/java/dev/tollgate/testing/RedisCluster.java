@@ -500,7 +500,7 @@ public final class RedisCluster implements AutoCloseable {
      * A port p such that p and p + 10000 (the cluster bus, which Redis 6.2 cannot move) are both
      * free, below the usual ephemeral range so that outgoing connections are unlikely to take them.
      */
-    static int portWithFreeBusPort() {
+    public static int portWithFreeBusPort() {
         for (int attempt = 0; attempt < 200; attempt++) {
             int p = 10_000 + PORTS.nextInt(12_000);
             if (bindable(p) && bindable(p + 10_000)) {
