@@ -164,4 +164,71 @@ class ScenariosIT {
             }
         }
     }
+
+    /**
+     * A reload that lowers a concurrency while its slots are held: {@code concurrency=3} with three
+     * slots taken (a 2 s lease), then {@code concurrency=1}. The refusal's wait must be until one
+     * more fits under the new limit (the third-oldest lease's expiry), so a client that comes back
+     * exactly then is admitted. Before the fix: the oldest lease's expiry, and refused again.
+     */
+    @Test
+    void afterConcurrencyIsLoweredARefusalsWaitIsWhenASlotFits() throws InterruptedException {
+        try (FaultProxy proxy = new FaultProxy(redis.port(), 6)) {
+            Node n = node(0, proxy, "closed", Map.of("tollgate.policy.slots.concurrency", "3",
+                    "tollgate.policy.slots.concurrency-lease", "2s"));
+            try {
+                TestRequest slot = TestRequest.get("/slots/x").header("X-Api-Key", "sk_live_lowered");
+                for (int i = 0; i < 3; i++) {
+                    assertTrue(n.check(slot).allowed(), "slot " + (i + 1) + " of 3"); // held, never released
+                    Thread.sleep(300);
+                }
+                n.set("tollgate.policy.slots.concurrency", "1");
+                n.reload();
+                Decision refused = n.check(slot);
+                assertEquals(Decision.Verdict.DENY, refused.verdict(), "three held, one allowed now");
+                long retryMicros = refused.retryAfterMicros();
+                Thread.sleep(retryMicros / 1000 + 1);
+                Decision again = n.check(slot);
+                System.out.println("[scenario] concurrency lowered from 3 to 1 with 3 held: refused with a wait of " + retryMicros
+                        + " µs, then " + again.verdict() + " at that time");
+                assertTrue(again.allowed(), "admitted at the wait the refusal gave (" + retryMicros + " µs): " + again);
+            } finally {
+                n.close();
+            }
+        }
+    }
+
+    /**
+     * The in-memory fallback must not forget a client's live slot when a flood of other clients
+     * fills it: Redis unreachable (a black hole), failure mode {@code local} with
+     * {@code local.max-keys=1000}, a client holding its one slot, 3000 other clients. Before the fix:
+     * the least recently used eviction dropped the slot and the client got a second one.
+     */
+    @Test
+    void aFloodOfOtherClientsDoesNotGiveAHeldSlotBackInTheFallback() {
+        try (FaultProxy proxy = new FaultProxy(redis.port(), 7)) {
+            Node n = node(0, proxy, "local", Map.of("tollgate.policy.slots.concurrency", "1",
+                    "tollgate.policy.slots.concurrency-lease", "60s", "tollgate.local.max-keys", "1000",
+                    "tollgate.redis.circuit.open-for", "60s"));
+            try {
+                proxy.set(FaultProxy.Fault.BLACK_HOLE, 0, 0);
+                TestRequest slot = TestRequest.get("/slots/x").header("X-Api-Key", "sk_live_held");
+                Decision held = null;
+                for (int i = 0; i < 10 && (held == null || held.source() != Decision.Source.LOCAL); i++) {
+                    held = n.check(slot); // the first calls find Redis unreachable and open the circuit
+                }
+                assertEquals(Decision.Source.LOCAL, held.source(), "decided by the fallback: " + held);
+                assertTrue(held.allowed());
+                for (int i = 0; i < 3000; i++) {
+                    n.check(api("sk_live_flood_" + i));
+                }
+                Decision second = n.check(slot);
+                System.out.println("[scenario] fallback, one slot held, 3000 other clients, then: " + second.verdict() + " by "
+                        + second.source());
+                assertEquals(Decision.Verdict.DENY, second.verdict(), "the held slot is still held: " + second);
+            } finally {
+                n.close();
+            }
+        }
+    }
 }
