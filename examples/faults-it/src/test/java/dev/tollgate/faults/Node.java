@@ -117,6 +117,23 @@ final class Node implements AutoCloseable {
         return limiter.check(request);
     }
 
+    /**
+     * Waits until this node's decisions come from Redis (its first connection may take longer than
+     * the budget on a loaded machine, and the circuit then opens for a while): asks for a client of
+     * its own until Redis answers, at most 20 s.
+     */
+    void awaitRedis() {
+        long until = System.nanoTime() + 20_000_000_000L;
+        while (System.nanoTime() < until) {
+            Decision d = check(dev.tollgate.testing.TestRequest.get("/api/ready").header("X-Api-Key", "sk_ready_" + id));
+            if (d.source() == Decision.Source.REDIS) {
+                return;
+            }
+            Workload.sleepMicros(50_000);
+        }
+        throw new AssertionError("node " + id + " never heard Redis in 20 s");
+    }
+
     /** Releases a slot, unless the node died since it was taken. */
     void release(Decision d, int takenInEpoch) {
         if (!dead && takenInEpoch == epoch) {

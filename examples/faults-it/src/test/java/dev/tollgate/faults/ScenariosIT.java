@@ -50,11 +50,18 @@ class ScenariosIT {
         return TestRequest.get("/api/x").header("X-Api-Key", key);
     }
 
-    /** How many of {@code n} requests, sent to the nodes in turn as fast as they answer, were admitted. */
+    /**
+     * How many of {@code n} requests, sent to the nodes in turn as fast as they answer, were
+     * admitted; each must have been decided by Redis (or a refusal it gave, remembered), or the
+     * count would prove nothing.
+     */
     static int alternating(List<Node> nodes, String key, int n) {
         int admitted = 0;
         for (int i = 0; i < n; i++) {
-            if (nodes.get(i % nodes.size()).check(api(key)).allowed()) {
+            Decision d = nodes.get(i % nodes.size()).check(api(key));
+            assertTrue(d.source() == Decision.Source.REDIS || d.source() == Decision.Source.CACHE, "request " + (i + 1)
+                    + " decided by Redis: " + d);
+            if (d.allowed()) {
                 admitted++;
             }
         }
@@ -73,6 +80,8 @@ class ScenariosIT {
             Node a = node(0, pa, "closed", Map.of("tollgate.policy.api.limits", "1/min burst 3"));
             Node b = node(1, pb, "closed", Map.of("tollgate.policy.api.limits", "1/min burst 3; 100/day"));
             try {
+                a.awaitRedis();
+                b.awaitRedis();
                 int admitted = alternating(List.of(a, b), "sk_live_rolling", 20);
                 System.out.println("[scenario] rolling redeploy, 20 alternating requests: " + admitted + " admitted");
                 assertTrue(admitted <= 3 + 3, admitted + " of 20 admitted; at most the burst of 3 plus one fresh burst");
@@ -96,6 +105,8 @@ class ScenariosIT {
             Node a = node(0, pa, "closed", Map.of("tollgate.policy.api.limits", "5/s burst 10", "tollgate.deny-cache", "false"));
             Node b = node(1, pb, "closed", Map.of("tollgate.policy.api.limits", "8/s burst 6", "tollgate.deny-cache", "false"));
             try {
+                a.awaitRedis();
+                b.awaitRedis();
                 long end = System.nanoTime() + 2_000_000_000L;
                 int admitted = 0;
                 int sent = 0;
@@ -130,6 +141,7 @@ class ScenariosIT {
             Node n = node(0, proxy, "open", Map.of("tollgate.policy.slots.concurrency", "1",
                     "tollgate.policy.slots.concurrency-lease", "30s"));
             try {
+                n.awaitRedis();
                 TestRequest slot = TestRequest.get("/slots/x").header("X-Api-Key", "sk_live_slot");
                 Decision first = n.check(slot);
                 assertEquals(Decision.Source.REDIS, first.source(), first.toString());
@@ -177,6 +189,7 @@ class ScenariosIT {
             Node n = node(0, proxy, "closed", Map.of("tollgate.policy.slots.concurrency", "3",
                     "tollgate.policy.slots.concurrency-lease", "2s"));
             try {
+                n.awaitRedis();
                 TestRequest slot = TestRequest.get("/slots/x").header("X-Api-Key", "sk_live_lowered");
                 for (int i = 0; i < 3; i++) {
                     assertTrue(n.check(slot).allowed(), "slot " + (i + 1) + " of 3"); // held, never released
@@ -211,6 +224,7 @@ class ScenariosIT {
                     "tollgate.policy.slots.concurrency-lease", "60s", "tollgate.local.max-keys", "1000",
                     "tollgate.redis.circuit.open-for", "60s"));
             try {
+                n.awaitRedis();
                 proxy.set(FaultProxy.Fault.BLACK_HOLE, 0, 0);
                 TestRequest slot = TestRequest.get("/slots/x").header("X-Api-Key", "sk_live_held");
                 Decision held = null;
