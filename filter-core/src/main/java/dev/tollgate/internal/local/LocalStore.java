@@ -130,6 +130,8 @@ public final class LocalStore implements BucketStore {
             long[][] wanted = new long[n][];
             long[][] debts = new long[n][];
             long[][] foreign = new long[n][];
+            boolean[][] claimed = new boolean[n][];
+            CalendarQuota[] quotas = new CalendarQuota[n];
             boolean[] capped = new boolean[n];
             SlidingLog[] logs = new SlidingLog[n];
             long[][] windows = new long[n][];
@@ -161,7 +163,12 @@ public final class LocalStore implements BucketStore {
                         bounds[2 * j] = l.calendar().startMicros(now);
                         bounds[2 * j + 1] = l.calendar().endMicros(now);
                     }
-                    CalendarQuota.read(quota, bounds, now, u, h);
+                    long[] capacities = new long[w.length];
+                    for (int j = 0; j < w.length; j++) {
+                        capacities[j] = limits.get(j).capacity();
+                    }
+                    claimed[i] = CalendarQuota.read(quota, bounds, now, capacities, r.cost(), u, h);
+                    quotas[i] = quota;
                     for (int j = 0; j < w.length; j++) {
                         w[j] = u[j] + r.cost();
                         ok &= w[j] <= limits.get(j).capacity();
@@ -220,7 +227,6 @@ public final class LocalStore implements BucketStore {
                     long[] starts = new long[limits.size()];
                     long[] counts = new long[limits.size()];
                     long[] ends = new long[limits.size()];
-                    long expires = now;
                     for (int j = 0; j < limits.size(); j++) {
                         long after = take ? wanted[i][j] : used[i][j];
                         long end = windows[i][2 * j + 1];
@@ -229,10 +235,9 @@ public final class LocalStore implements BucketStore {
                         starts[j] = windows[i][2 * j];
                         counts[j] = after;
                         ends[j] = end;
-                        expires = Math.max(expires, end);
                     }
                     if (take) {
-                        stripe.put(r.key(), new CalendarQuota(starts, counts, ends, expires));
+                        stripe.put(r.key(), CalendarQuota.written(quotas[i], claimed[i], starts, counts, ends, r.cost(), now));
                     }
                     out.add(new BucketReply(states));
                     continue;

@@ -146,10 +146,14 @@ Calendar quotas, and nodes of two configurations: limit j counts in its window [
           (without an end: whose start is not after now), leaving out those other limits
           claimed unless the string holds fewer states than there are limits (then a limit is
           new): in a quota of a day and an hour, the hour's next window lies within the day,
-          whose count is the day's own. A zone or unit change thus gives no fresh quota. A
-          count of other windows holds until the latest window stored ends: a refused read
-          writes nothing, and its reset and retry say that end (for states without ends, the
-          window's own).
+          whose count is the day's own. A zone or unit change thus gives no fresh quota. A call
+          that takes keeps the states no limit claimed whose windows have not ended (a node of
+          another zone or unit counts in them), each charged the cost; states without an end,
+          and windows that ended, are dropped. A count of other windows holds until the latest
+          window stored ends; a limit's own count until its window ends, or, when states of
+          other windows that no limit claimed outlast it and would refuse the request in the
+          next window, until the last of those ends: a refused read writes nothing, and its
+          reset and retry say that end (for states without ends, the window's own).
 
 Token bucket time is counted in units of 1/n µs so that a token is exactly p units; the "debt"
 d is how far the arrival time lies ahead of now, and the bucket holds (capacity * p - d) / p.
@@ -485,8 +489,9 @@ for i = 1, #KEYS do
     limits[1] = { slots, span, id }
   elseif calendar then
     -- Per limit, the count of its own window's state, else the largest count of the states no
-    -- limit claimed whose windows overlap its window (see "Calendar quotas" above). A refused
-    -- read writes nothing.
+    -- limit claimed whose windows overlap its window (see "Calendar quotas" above). The states
+    -- no limit claimed whose windows have not ended are foreign: kept, and charged when the call
+    -- takes. A refused read writes nothing.
     local stored = getBucket(KEYS[i])
     local starts, counts, ends, k, latest = {}, {}, {}, 0, nil
     if stored then
@@ -519,6 +524,13 @@ for i = 1, #KEYS do
       local used, holds = 0, l[3]
       if own[j] then
         used = counts[own[j]]
+        -- states of other windows (that no other limit claimed) which outlast this one and would
+        -- refuse this request in the next: a refusal holds until the last of them ends
+        for s = 1, k do
+          if (not claimed[s] or k < m) and ends[s] and ends[s] > holds and counts[s] + cost > l[1] then
+            holds = ends[s]
+          end
+        end
       else
         for s = 1, k do
           if (not claimed[s] or k < m) and counts[s] > used and starts[s] < l[3]
@@ -532,6 +544,12 @@ for i = 1, #KEYS do
       end
       if used + cost > l[1] then ok = false end
       l[4], l[5], l[6] = used, used + cost, holds
+    end
+    foreign = {}
+    for s = 1, k do
+      if not claimed[s] and ends[s] and ends[s] > now then
+        foreign[#foreign + 1] = { starts[s], counts[s], ends[s] }
+      end
     end
   elseif log then
     for j = 1, m do
@@ -581,7 +599,8 @@ for i = 1, #KEYS do
     end
   end
   -- slot 9 is the calendar quota's flag (algorithm c), slot 10 the lease's (algorithm i), 11 the
-  -- gate's (g), 12 a token bucket's tags, 13 its foreign states to keep
+  -- gate's (g), 12 a token bucket's tags, 13 the foreign states (a token bucket's or a calendar
+  -- quota's) to keep
   buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held, calendar, lease, gate, tags, foreign }
   if enforcing and not ok then admitAll = false end
 end
@@ -648,6 +667,11 @@ for i = 1, #KEYS do
       if left > expires then expires = left end
     end
     if take then
+      -- the windows of other zones or units that have not ended, each charged what this call took
+      for _, f in ipairs(b[13]) do
+        states[#states + 1] = string.format('%.0f:%.0f:%.0f', f[1], f[2] + b[5], f[3])
+        if f[3] - now > expires then expires = f[3] - now end
+      end
       redis.call('SET', KEYS[i], table.concat(states, ','), 'PX', math.max(minTtl, ceildiv(expires, 1000)))
     end
   elseif b[4] then

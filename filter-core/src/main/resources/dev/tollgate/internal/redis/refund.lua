@@ -26,7 +26,8 @@ limit written before tags, which is that limit's. A log loses cost of the entrie
 time (any of them: entries of one time are alike, and their members are unique, so bucket.lua's
 next entries at that time never overwrite one). A calendar quota's count goes down by cost in the
 first not yet claimed state of each limit's window that held that time (start and end; a state
-without an end by its start). A lease (algorithm i) is removed by its id. A key where nothing is given back, or
+without an end by its start), and in every other state whose window had not ended then (bucket.lua
+charged them). A lease (algorithm i) is removed by its id. A key where nothing is given back, or
 of another type, is left alone.
 ]]
 
@@ -77,11 +78,17 @@ for i = 1, #KEYS do
         if at >= e then w, e = e, tonumber(ARGV[b + 4]) end
         for s = 1, k do
           if not claimed[s] and starts[s] == w and (not ends[s] or ends[s] == e) then
-            claimed[s], changed = true, true
-            counts[s] = counts[s] - cost
-            if counts[s] < 0 then counts[s] = 0 end
+            claimed[s] = true
             break
           end
+        end
+      end
+      for s = 1, k do
+        -- its own limits' states, and the states of other windows bucket.lua charged
+        if claimed[s] or (ends[s] and ends[s] > at) then
+          changed = true
+          counts[s] = counts[s] - cost
+          if counts[s] < 0 then counts[s] = 0 end
         end
       end
       if changed then
