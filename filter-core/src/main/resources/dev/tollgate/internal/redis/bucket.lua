@@ -169,8 +169,8 @@ d is how far the arrival time lies ahead of now, and the bucket holds (capacity 
 -- '%d' (an integer print; '%.0f' and a number given to redis.call both print a double, which
 -- costs more), no tonumber where arithmetic coerces. Its straight path serves a key that is
 -- absent (or of another type) or holds exactly one state, its own: "<tat>" and this limit's tag
--- (with n = 1 a state written here has no remainder); one pattern match and one string compare
--- tell. Anything else (states of other limits, several states, a state without a tag) is read as
+-- (with n = 1 a state written here has no remainder); a string compare of the value's end and a
+-- tonumber of the rest tell, at the cost of the one pattern test before tags (docs/benchmarks.md). Anything else (states of other limits, several states, a state without a tag) is read as
 -- "Token bucket states, and nodes of two configurations" above says, by the one-key path further
 -- down, with this call's arguments in the general form's places.
 local argv = ARGV
@@ -191,9 +191,14 @@ if #argv < 5 then
     if type(v) == 'table' then
       redis.call('DEL', key) -- a key of another type is absent, and deleted
     else
-      local t, g = string.match(v, '^(%d+)(~[%l%.]+)$')
-      if g == argv[3] then
-        local full, d, capped, tat = argv[1] + 0, 0, false, t + 0
+      -- its own state alone: the value ends with this limit's tag, and what comes before is the
+      -- arrival time, a number (tonumber: anything else, such as "<tat>:<frac>:<n>" or states
+      -- before it, is no number, and goes on)
+      local tag = argv[3]
+      local n = #v - #tag
+      local tat = string.sub(v, n + 1) == tag and tonumber(string.sub(v, 1, n))
+      if tat then
+        local full, d, capped = argv[1] + 0, 0, false
         if tat >= now then
           d = tat - now
           if d > full then d, capped = full, true end

@@ -36,7 +36,8 @@ import org.quicktheories.core.Gen;
  *
  * <p>The states are the ones a key can hold: none, the bucket's own (with its tag: a whole arrival
  * time around now or far beyond a full bucket, or one with a remainder in 1/n µs of this n or
- * another), a state of another node's limit, the bucket's own and another's, one without a tag
+ * another), a state of another node's limit, the bucket's own and another's (in either order: a
+ * value that merely ends with the bucket's tag is not its own state alone), one without a tag
  * (of an earlier build: whole, with a remainder, or {@code <tat>:<frac>}), several without tags,
  * one past 2^53, a sorted set, text.
  * With Redis' clock the fast call reads {@code TIME} and the general one is given that time; with
@@ -60,6 +61,7 @@ class BucketScriptPathsIT extends OwnRedisProperties {
                 case "own-frac" -> redis.command("SET", key, (now + offset) + ":" + frac + ":" + unit + own);
                 case "foreign" -> redis.command("SET", key, (now + offset) + other);
                 case "own+foreign" -> redis.command("SET", key, (now + offset) + own + "," + (now + second) + other);
+                case "foreign+own" -> redis.command("SET", key, (now + second) + other + "," + (now + offset) + own);
                 case "tat" -> redis.command("SET", key, Long.toString(now + offset));
                 case "frac" -> redis.command("SET", key, (now + offset) + ":" + frac + ":" + unit);
                 case "old" -> redis.command("SET", key, (now + offset) + ":" + frac);
@@ -108,8 +110,8 @@ class BucketScriptPathsIT extends OwnRedisProperties {
 
     private static final List<String> PATHS = List.of("short form", "n = 1, cost > capacity", "n > 1");
     private static final List<String> DECISIONS = List.of("admitted", "refused, capped and written", "refused");
-    private static final List<String> KINDS = List.of("none", "own", "own-frac", "foreign", "own+foreign", "tat", "frac", "old",
-            "several", "huge", "zero-led", "zset", "text");
+    private static final List<String> KINDS = List.of("none", "own", "own-frac", "foreign", "own+foreign", "foreign+own",
+            "tat", "frac", "old", "several", "huge", "zero-led", "zset", "text");
 
     @Test
     void theLoneBucketsPathDecidesAsTheGeneralPath() {
@@ -224,7 +226,8 @@ class BucketScriptPathsIT extends OwnRedisProperties {
                 weight(1, longs(full, 3 * full + 10_000_000)));
         Gen<String> kind = frequency(
                 weight(4, just("none")), weight(8, just("own")), weight(2, just("own-frac")),
-                weight(2, just("foreign")), weight(2, just("own+foreign")), weight(3, just("tat")),
+                weight(2, just("foreign")), weight(2, just("own+foreign")), weight(2, just("foreign+own")),
+                weight(3, just("tat")),
                 weight(3, just("frac")), weight(1, just("old")),
                 weight(1, just("several")), weight(1, just("huge")),
                 weight(1, just("zero-led")), weight(1, just("zset")),
