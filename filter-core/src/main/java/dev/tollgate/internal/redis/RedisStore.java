@@ -384,7 +384,7 @@ public final class RedisStore implements BucketStore {
      * serves a key that holds exactly one state with this tag. The script tells this form from the
      * general one by its length: fewer than five arguments (the test's time may follow as a
      * fourth), where the general form has at least nine. Enforcing or shadow alike: a lone bucket
-     * takes when its own limit admits. Made once per bucket shape ({@link #shortShape}), not per
+     * takes when its own limit admits. Made once per bucket shape ({@code shortShape}), not per
      * call. Public for tools that call the script themselves (the benchmarks).
      */
     public static List<String> shortArguments(BucketRequest r) {
