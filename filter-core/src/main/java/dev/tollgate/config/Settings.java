@@ -104,8 +104,8 @@ public final class Settings {
             "up to 64 letters, digits and '_', '.', ':', '/', '-'", Parsers::keyPrefix, "prefix of every Redis key");
     public static final Setting<Boolean> REDIS_KEY_FORMAT = add(ConfigKeys.REDIS_KEY_FORMAT, "readable",
             "'readable' or 'compact'", Parsers::compactKeys, "`readable` (`tollgate:{ip=203.0.113.7}:api`) or `compact`"
-                    + " (hashed client and policy: 56 bytes per one-limit bucket with a prefix of at most two"
-                    + " characters, instead of 88)");
+                    + " (hashed client and policy: 88 bytes per one-limit bucket with a prefix of at most two"
+                    + " characters, instead of 120)");
     public static final Setting<List<String>> POLICIES = add(ConfigKeys.POLICIES, "default",
             "names of 1 to 64 letters, digits, '_', '.' or '-', separated by ','",
             v -> Parsers.names(v, Policy.NAME, "policy"), "names of the policies, comma-separated (their order decides"

@@ -133,8 +133,8 @@ public final class BucketKeys {
      * The compact storage key ({@code tollgate.redis.key-format=compact}): 10 characters of the
      * client's SHA-256 (60 bits) and 2 of the policy's, e.g. {@code tXq3v0Pz9mKBc}. Redis stores a
      * key of up to 14 characters in a smaller allocation: with a prefix of at most two characters a
-     * one-limit bucket then takes 56 bytes instead of 88. In a Cluster the client part is wrapped
-     * in braces, the hash tag (72 bytes). The key no longer says who the client is. A sliding log's
+     * one-limit bucket then takes 88 bytes instead of 120. In a Cluster the client part is wrapped
+     * in braces, the hash tag (104 bytes). The key no longer says who the client is. A sliding log's
      * key ends with {@code :log}, which no token-bucket key does.
      */
     public static String compactKey(String prefix, String policy, String client, boolean cluster, Algorithm algorithm) {

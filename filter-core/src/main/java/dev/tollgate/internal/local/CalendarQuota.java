@@ -6,8 +6,10 @@ import dev.tollgate.LimitState;
 /**
  * The in-memory state of one client's calendar quotas under one policy, as {@code bucket.lua}
  * keeps it in a string: per limit the window it counted in (start and end) and the cost taken in
- * it. Read as the script reads it ({@link #read}): a limit's own window counts, a window of
- * another zone or unit that overlaps it counts too, an earlier window counts nothing.
+ * it, then the states of windows of other zones or units that have not ended. Read as the script
+ * reads it ({@link #read}): a limit's own window counts, a window of another zone or unit that
+ * overlaps it counts too, an earlier window counts nothing; written as the script writes it
+ * ({@link #written}): the windows of other zones or units are kept, and charged what is taken.
  *
  * <p>Not thread-safe: {@link LocalStore} guards it with its stripe lock; it is replaced, never
  * changed, once stored.
@@ -34,12 +36,16 @@ final class CalendarQuota {
      * of the states whose windows overlap its own, leaving out those other limits claimed (in
      * a quota of a day and an hour, the hour's next window overlaps the day's count) unless the
      * state holds fewer limits than these (then a limit is new). {@code holds[j]} is when
-     * what it counts stops counting if nothing is written: its window's end, or for a count of
-     * other windows the end of the latest window stored (the state is absent from then on).
+     * what it counts stops counting if nothing is written: its window's end (or, when states of
+     * other windows outlast it whose counts would refuse {@code cost} under {@code capacities[j]}
+     * in the next window, the latest of their ends), or for a count of other windows the end of
+     * the latest window stored (the state is absent from then on).
      *
      * @param quota the stored state, or {@code null}
+     * @return which stored states the limits claimed as their own (for {@link #written})
      */
-    static void read(CalendarQuota quota, long[] windows, long now, long[] used, long[] holds) {
+    static boolean[] read(CalendarQuota quota, long[] windows, long now, long[] capacities, long cost, long[] used,
+                          long[] holds) {
         int m = used.length;
         int k = quota == null ? 0 : quota.counts.length;
         boolean[] claimed = new boolean[k];
@@ -59,6 +65,12 @@ final class CalendarQuota {
             holds[j] = end;
             if (own[j] >= 0) {
                 used[j] = quota.counts[own[j]];
+                // states of other windows that outlast this one and would refuse in the next: until the last ends
+                for (int s = 0; s < k; s++) {
+                    if ((!claimed[s] || k < m) && quota.endMicros[s] > holds[j] && quota.counts[s] + cost > capacities[j]) {
+                        holds[j] = quota.endMicros[s];
+                    }
+                }
                 continue;
             }
             long n = 0;
@@ -72,6 +84,41 @@ final class CalendarQuota {
                 holds[j] = quota.expiresMicros;
             }
         }
+        return claimed;
+    }
+
+    /**
+     * The state a call that took {@code cost} writes: its limits' windows and counts, then the
+     * states of {@code read} that no limit claimed and whose windows have not ended at
+     * {@code now} (a node of another zone or unit counts in them), each charged the cost, as
+     * {@code bucket.lua} writes them. It expires when the last of its windows ends.
+     */
+    static CalendarQuota written(CalendarQuota read, boolean[] claimed, long[] starts, long[] counts, long[] ends, long cost,
+                                 long now) {
+        int m = counts.length;
+        int f = 0;
+        for (int s = 0; read != null && s < read.counts.length; s++) {
+            if (!claimed[s] && read.endMicros[s] > now) {
+                f++;
+            }
+        }
+        long[] st = java.util.Arrays.copyOf(starts, m + f);
+        long[] co = java.util.Arrays.copyOf(counts, m + f);
+        long[] en = java.util.Arrays.copyOf(ends, m + f);
+        long expires = now;
+        for (long e : ends) {
+            expires = Math.max(expires, e);
+        }
+        for (int s = 0, g = m; read != null && s < read.counts.length; s++) {
+            if (!claimed[s] && read.endMicros[s] > now) {
+                st[g] = read.startMicros[s];
+                co[g] = read.counts[s] + cost;
+                en[g] = read.endMicros[s];
+                expires = Math.max(expires, en[g]);
+                g++;
+            }
+        }
+        return new CalendarQuota(st, co, en, expires);
     }
 
     /**

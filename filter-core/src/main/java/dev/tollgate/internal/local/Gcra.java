@@ -2,6 +2,7 @@ package dev.tollgate.internal.local;
 
 import dev.tollgate.Limit;
 import dev.tollgate.LimitState;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -17,8 +18,9 @@ import java.util.List;
  * {@code tokens = (capacity * p - d) / p}.
  *
  * <p>A change of limits keeps the TAT, so a client keeps the time it owes: each limit finds the
- * state it wrote ({@link #debts}), and a limit that finds none reads the latest arrival time
- * there is, never a full bucket. Two normalisations follow from a change, the same in
+ * state it wrote ({@link #read}), and a limit that finds none reads the latest arrival time
+ * there is, never a full bucket; the states of other limits (a node of another configuration
+ * wrote them) are kept and charged what this node admits ({@link #write}). Two normalisations follow from a change, the same in
  * {@code bucket.lua}: a remainder counted in another {@code n}
  * (the rate changed) is rounded up to the next whole microsecond, never in the client's favour;
  * and a debt beyond the time to fill (the burst shrank) is capped, and the capped state must be
@@ -37,7 +39,11 @@ public final class Gcra {
      * @param unit the {@code n} the remainder {@code frac} was counted in
      */
     static long debt(long tat, long frac, long unit, long now, Limit limit) {
-        long n = limit.refillTokens();
+        return debt(tat, frac, unit, now, limit.refillTokens(), limit.capacity() * limit.refillPeriodMicros());
+    }
+
+    /** {@link #debt(long, long, long, long, Limit)} for the limit of n tokens per p µs whose time to fill is {@code full}. */
+    static long debt(long tat, long frac, long unit, long now, long n, long full) {
         if (frac > 0 && unit != n) {
             tat++; // counted in another unit: round up to a whole microsecond
             frac = 0;
@@ -45,7 +51,6 @@ public final class Gcra {
         if (tat < now) {
             return 0; // tat + frac/n < tat + 1 <= now: the bucket is full
         }
-        long full = limit.capacity() * limit.refillPeriodMicros();
         if (tat - now > full / n) {
             return full + 1; // also keeps (tat - now) * n from overflowing after a rate change
         }
@@ -53,53 +58,66 @@ public final class Gcra {
     }
 
     /**
-     * Longs per limit in a stored token-bucket state ({@code long[]}, the expiry after them): the
-     * arrival time in whole µs, the remainder, the n it is counted in, and the tag: the time to
-     * fill ({@code capacity * p}, in 1/n µs) of the limit that wrote it, which with that n names
-     * the limit; 0 (no tag) in a state of one limit, as {@code bucket.lua} tags only states of
-     * several.
+     * Longs per state in a stored token-bucket state ({@code long[]}, the expiry after them): the
+     * arrival time in whole µs, the remainder, the n it is counted in, and the limit's capacity
+     * and p, which with that n name the limit that wrote it ({@code bucket.lua}'s tag). Capacity
+     * 0: a state of unknown limits (written without a tag: only {@link LocalStore#putUntagged},
+     * for tests, as {@code bucket.lua} meets it in a key written by an earlier build).
      */
-    static final int FIELDS = 4;
+    static final int FIELDS = 5;
 
-    /** The number of limits a stored state holds. */
-    static int limitsIn(long[] state) {
+    /** Longs per foreign state as {@link #read} returns them: its debt (in 1/n µs), capacity, p and n. */
+    static final int FOREIGN = 4;
+
+    /** The most foreign states a bucket keeps: those owing most. */
+    static final int MOST_FOREIGN = 4;
+
+    private static final long[] NONE = new long[0];
+
+    /** The number of states a stored state holds. */
+    static int statesIn(long[] state) {
         return (state.length - 1) / FIELDS;
     }
 
+    /** Whether stored state {@code i} is {@code limit}'s: its capacity, p and n. */
+    static boolean names(long[] state, int i, Limit limit) {
+        return state[FIELDS * i + 3] == limit.capacity() && state[FIELDS * i + 4] == limit.refillPeriodMicros()
+                && state[FIELDS * i + 2] == limit.refillTokens();
+    }
+
     /**
-     * The debt of each limit ({@link #debt}, so {@code capacity * p + 1} beyond its time to fill)
-     * read from a stored state of any shape, by {@code bucket.lua}'s rule ("Several limits"):
+     * Reads a stored state for {@code limits} by {@code bucket.lua}'s rule ("Token bucket
+     * states, and nodes of two configurations"): into {@code out} each limit's debt
+     * ({@link #debt}, so {@code capacity * p + 1} beyond its time to fill), and returns the
+     * foreign states to keep, {@link #FOREIGN} longs each.
      * <ul>
-     * <li>tagged states: limit j's own is the first not yet used whose tag is j's;</li>
-     * <li>untagged states as many as the limits: by position;</li>
-     * <li>otherwise (no state of its own, or untagged states of another number): the latest
-     *     arrival time of all states, a partial µs rounded up, read as limit j's.</li>
+     * <li>limit j reads the first state not yet read that names it;</li>
+     * <li>one state without a tag, and one limit: the limit's (a bucket of one limit written
+     *     before tags);</li>
+     * <li>otherwise the latest arrival time of all states, a partial µs rounded up, read as
+     *     limit j's: a limit new to the key owes what the key owes most.</li>
      * </ul>
+     * Foreign: the states that name limits not among {@code limits} and are not full, at most
+     * {@link #MOST_FOREIGN}, those owing most in whole µs (of equals, the first), in their order.
      */
-    static void debts(long[] state, long now, List<Limit> limits, long[] out) {
-        int k = limitsIn(state);
+    static long[] read(long[] state, long now, List<Limit> limits, long[] out) {
+        int k = statesIn(state);
         int m = limits.size();
-        boolean tagged = false;
-        for (int i = 0; i < k; i++) {
-            tagged |= state[FIELDS * i + 3] != 0;
-        }
-        boolean[] used = tagged ? new boolean[k] : null;
+        boolean[] used = new boolean[k];
         long latest = Long.MIN_VALUE;
         for (int j = 0; j < m; j++) {
             Limit l = limits.get(j);
             int s = -1;
-            if (tagged) {
-                long full = l.capacity() * l.refillPeriodMicros();
-                for (int i = 0; i < k && s < 0; i++) {
-                    if (!used[i] && state[FIELDS * i + 3] == full && state[FIELDS * i + 2] == l.refillTokens()) {
-                        s = i;
-                        used[i] = true;
-                    }
+            for (int i = 0; i < k && s < 0; i++) {
+                if (!used[i] && names(state, i, l)) {
+                    s = i;
                 }
-            } else if (k == m) {
-                s = j;
+            }
+            if (s < 0 && k == 1 && m == 1 && state[3] == 0) {
+                s = 0;
             }
             if (s >= 0) {
+                used[s] = true;
                 out[j] = debt(state[FIELDS * s], state[FIELDS * s + 1], state[FIELDS * s + 2], now, l);
                 continue;
             }
@@ -111,14 +129,88 @@ public final class Gcra {
             }
             out[j] = debt(latest, 0, l.refillTokens(), now, l);
         }
+        long[] foreign = null;
+        int f = 0;
+        for (int i = 0; i < k; i++) {
+            long capacity = state[FIELDS * i + 3];
+            if (used[i] || capacity == 0 || namesAny(state, i, limits)) {
+                continue;
+            }
+            long p = state[FIELDS * i + 4];
+            long n = state[FIELDS * i + 2];
+            long full = capacity * p;
+            long d = Math.min(full, debt(state[FIELDS * i], state[FIELDS * i + 1], n, now, n, full));
+            if (d == 0) {
+                continue; // full: dropped
+            }
+            if (foreign == null) {
+                foreign = new long[FOREIGN * k];
+            }
+            foreign[FOREIGN * f] = d;
+            foreign[FOREIGN * f + 1] = capacity;
+            foreign[FOREIGN * f + 2] = p;
+            foreign[FOREIGN * f + 3] = n;
+            f++;
+        }
+        while (f > MOST_FOREIGN) {
+            int least = f - 1;
+            for (int g = f - 2; g >= 0; g--) {
+                if (ceilDiv(foreign[FOREIGN * g], foreign[FOREIGN * g + 3])
+                        < ceilDiv(foreign[FOREIGN * least], foreign[FOREIGN * least + 3])) {
+                    least = g;
+                }
+            }
+            System.arraycopy(foreign, FOREIGN * (least + 1), foreign, FOREIGN * least, FOREIGN * (f - least - 1));
+            f--;
+        }
+        return f == 0 ? NONE : Arrays.copyOf(foreign, FOREIGN * f);
     }
 
-    /** Writes limit j's state for a debt taken at {@code now}; tagged when the state is of several limits. */
-    static void write(long[] state, int j, long now, long debt, Limit limit, boolean tagged) {
-        state[FIELDS * j] = tatMicros(now, debt, limit);
-        state[FIELDS * j + 1] = tatFrac(debt, limit);
-        state[FIELDS * j + 2] = limit.refillTokens();
-        state[FIELDS * j + 3] = tagged ? limit.capacity() * limit.refillPeriodMicros() : 0;
+    private static boolean namesAny(long[] state, int i, List<Limit> limits) {
+        for (int j = 0; j < limits.size(); j++) {
+            if (names(state, i, limits.get(j))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A new stored state: limit j owing {@code afters[j]} at {@code now}, then the foreign states
+     * ({@link #read}'s), each charged {@code charge} tokens in its own terms (0 on a refused read)
+     * up to its time to fill; it expires when the last of them is full.
+     */
+    static long[] write(long now, List<Limit> limits, long[] afters, long[] foreign, long charge) {
+        int m = limits.size();
+        int f = foreign.length / FOREIGN;
+        long[] state = new long[FIELDS * (m + f) + 1];
+        long expires = now;
+        for (int j = 0; j < m; j++) {
+            Limit l = limits.get(j);
+            write(state, j, now, afters[j], l.capacity(), l.refillPeriodMicros(), l.refillTokens());
+            expires = Math.max(expires, now + ceilDiv(afters[j], l.refillTokens()));
+        }
+        for (int g = 0; g < f; g++) {
+            long d = foreign[FOREIGN * g];
+            long capacity = foreign[FOREIGN * g + 1];
+            long p = foreign[FOREIGN * g + 2];
+            long n = foreign[FOREIGN * g + 3];
+            long full = capacity * p;
+            d = charge <= (full - d) / p ? d + charge * p : full;
+            write(state, m + g, now, d, capacity, p, n);
+            expires = Math.max(expires, now + ceilDiv(d, n));
+        }
+        state[state.length - 1] = expires;
+        return state;
+    }
+
+    /** Writes state i: the limit of n tokens per p µs up to capacity owing {@code debt} at {@code now}. */
+    static void write(long[] state, int i, long now, long debt, long capacity, long p, long n) {
+        state[FIELDS * i] = now + debt / n;
+        state[FIELDS * i + 1] = debt % n;
+        state[FIELDS * i + 2] = n;
+        state[FIELDS * i + 3] = capacity;
+        state[FIELDS * i + 4] = p;
     }
 
     /** Where one limit stands after a decision that leaves the debt {@code debtAfter}, for a request that wanted {@code wanted}. */
@@ -133,16 +225,6 @@ public final class Gcra {
             next = ceilDiv(debtAfter - target, n);
         }
         return new LimitState(limit, remaining, next, ceilDiv(debtAfter, n), wanted > cap ? ceilDiv(wanted - cap, n) : 0);
-    }
-
-    /** The stored TAT, whole microseconds, for a debt taken at {@code now}. */
-    static long tatMicros(long now, long debt, Limit limit) {
-        return now + debt / limit.refillTokens();
-    }
-
-    /** The stored remainder in 1/n µs, for a debt taken at {@code now}. */
-    static long tatFrac(long debt, Limit limit) {
-        return debt % limit.refillTokens();
     }
 
     public static long ceilDiv(long a, long b) {

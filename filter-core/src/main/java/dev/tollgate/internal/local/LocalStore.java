@@ -17,7 +17,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * and as the fallback while Redis fails.
  *
  * <p>Bounded in bytes. It holds at most {@code maxKeys} keys; each costs its map entry, its key
- * and its state: about 150 bytes plus the key's length plus 32 bytes per limit. Sliding logs also
+ * and its state: about 150 bytes plus the key's length plus 40 bytes per limit (and per state of
+ * another configuration's limit it keeps, at most four). Sliding logs also
  * hold their entries, in slots of 8 bytes that grow with use ({@link SlidingLog}); all logs
  * together hold at most {@link #logSlotBudget(int)} slots, {@code 16 x maxKeys} but never less
  * than one full log of {@value Algorithm#MAX_LOG_ENTRIES} per lock stripe: 12.8 MB at the
@@ -128,6 +129,9 @@ public final class LocalStore implements BucketStore {
             int n = requests.size();
             long[][] wanted = new long[n][];
             long[][] debts = new long[n][];
+            long[][] foreign = new long[n][];
+            boolean[][] claimed = new boolean[n][];
+            CalendarQuota[] quotas = new CalendarQuota[n];
             boolean[] capped = new boolean[n];
             SlidingLog[] logs = new SlidingLog[n];
             long[][] windows = new long[n][];
@@ -159,7 +163,12 @@ public final class LocalStore implements BucketStore {
                         bounds[2 * j] = l.calendar().startMicros(now);
                         bounds[2 * j + 1] = l.calendar().endMicros(now);
                     }
-                    CalendarQuota.read(quota, bounds, now, u, h);
+                    long[] capacities = new long[w.length];
+                    for (int j = 0; j < w.length; j++) {
+                        capacities[j] = limits.get(j).capacity();
+                    }
+                    claimed[i] = CalendarQuota.read(quota, bounds, now, capacities, r.cost(), u, h);
+                    quotas[i] = quota;
                     for (int j = 0; j < w.length; j++) {
                         w[j] = u[j] + r.cost();
                         ok &= w[j] <= limits.get(j).capacity();
@@ -178,9 +187,7 @@ public final class LocalStore implements BucketStore {
                 } else {
                     long[] state = stripe.bucket(r.key(), now);
                     long[] d = new long[w.length];
-                    if (state != null) {
-                        Gcra.debts(state, now, limits, d);
-                    }
+                    foreign[i] = state != null ? Gcra.read(state, now, limits, d) : new long[0];
                     for (int j = 0; j < w.length; j++) {
                         Limit l = limits.get(j);
                         long full = l.capacity() * l.refillPeriodMicros();
@@ -220,7 +227,6 @@ public final class LocalStore implements BucketStore {
                     long[] starts = new long[limits.size()];
                     long[] counts = new long[limits.size()];
                     long[] ends = new long[limits.size()];
-                    long expires = now;
                     for (int j = 0; j < limits.size(); j++) {
                         long after = take ? wanted[i][j] : used[i][j];
                         long end = windows[i][2 * j + 1];
@@ -229,10 +235,9 @@ public final class LocalStore implements BucketStore {
                         starts[j] = windows[i][2 * j];
                         counts[j] = after;
                         ends[j] = end;
-                        expires = Math.max(expires, end);
                     }
                     if (take) {
-                        stripe.put(r.key(), new CalendarQuota(starts, counts, ends, expires));
+                        stripe.put(r.key(), CalendarQuota.written(quotas[i], claimed[i], starts, counts, ends, r.cost(), now));
                     }
                     out.add(new BucketReply(states));
                     continue;
@@ -249,22 +254,15 @@ public final class LocalStore implements BucketStore {
                     out.add(new BucketReply(states));
                     continue;
                 }
-                // Written when taken, and when capped even if refused: see Gcra.
-                boolean write = take || capped[i];
-                long[] state = write ? new long[Gcra.FIELDS * limits.size() + 1] : null;
-                long expires = now;
+                // Written when taken (each foreign state charged the cost), and when capped even if
+                // refused: see Gcra.
+                long[] afters = new long[limits.size()];
                 for (int j = 0; j < limits.size(); j++) {
-                    Limit limit = limits.get(j);
-                    long after = take ? wanted[i][j] : debts[i][j];
-                    states.add(Gcra.answer(limit, after, wanted[i][j]));
-                    if (write) {
-                        Gcra.write(state, j, now, after, limit, limits.size() > 1);
-                        expires = Math.max(expires, now + Gcra.ceilDiv(after, limit.refillTokens()));
-                    }
+                    afters[j] = take ? wanted[i][j] : debts[i][j];
+                    states.add(Gcra.answer(limits.get(j), afters[j], wanted[i][j]));
                 }
-                if (write) {
-                    state[Gcra.FIELDS * limits.size()] = expires;
-                    stripe.put(r.key(), state);
+                if (take || capped[i]) {
+                    stripe.put(r.key(), Gcra.write(now, limits, afters, foreign[i], take ? r.cost() : 0));
                 }
                 out.add(new BucketReply(states));
             }
@@ -294,13 +292,13 @@ public final class LocalStore implements BucketStore {
             long full = limit.capacity() * limit.refillPeriodMicros();
             long[] state = stripe.bucket(r.key(), now);
             long debt = 0;
-            if (state != null && state.length == Gcra.FIELDS + 1 && state[3] == 0) {
-                debt = Gcra.debt(state[0], state[1], state[2], now, limit); // one untagged state: its own
+            long[] foreign = null;
+            if (state != null && state.length == Gcra.FIELDS + 1 && Gcra.names(state, 0, limit)) {
+                debt = Gcra.debt(state[0], state[1], state[2], now, limit); // one state, its own
             } else if (state != null) {
-                long[] d = new long[1]; // states of several limits: rare, read by the general rule
-                Gcra.debts(state, now, r.limits(), d);
+                long[] d = new long[1]; // states of other limits, or several: read by the general rule
+                foreign = Gcra.read(state, now, r.limits(), d);
                 debt = d[0];
-                state = null; // not its shape: written anew
             }
             boolean capped = debt > full;
             if (capped) {
@@ -310,10 +308,12 @@ public final class LocalStore implements BucketStore {
             boolean take = wanted <= full;
             long after = take ? wanted : debt;
             // Written when taken, and when capped even if refused: see Gcra.
-            if (take || capped) {
+            if (foreign != null && (take || capped)) {
+                stripe.put(r.key(), Gcra.write(now, r.limits(), new long[] {after}, foreign, take ? r.cost() : 0));
+            } else if (take || capped) {
                 // Updated in place when stored already: only calls holding this stripe's lock read it.
                 long[] next = state != null ? state : new long[Gcra.FIELDS + 1];
-                Gcra.write(next, 0, now, after, limit, false);
+                Gcra.write(next, 0, now, after, limit.capacity(), limit.refillPeriodMicros(), limit.refillTokens());
                 next[Gcra.FIELDS] = Math.max(now, now + Gcra.ceilDiv(after, limit.refillTokens()));
                 if (next != state) {
                     stripe.put(r.key(), next);
@@ -326,8 +326,8 @@ public final class LocalStore implements BucketStore {
     }
 
     /**
-     * For tests: stores a token-bucket state of whole-µs arrival times, one per limit, untagged
-     * (as {@code bucket.lua} reads a state of several limits written before tags), expiring after
+     * For tests: stores a token-bucket state of whole-µs arrival times without tags (limits
+     * unknown, as {@code bucket.lua} meets a key written by a build before tags), expiring after
      * the latest.
      */
     void putUntagged(String key, long[] tats) {
@@ -384,16 +384,16 @@ public final class LocalStore implements BucketStore {
             if (state == null && !taken && fullIn(shared)) {
                 return; // full here and there: absent is full
             }
-            // this node's own debts, read as acquire reads them (a state of another shape too)
+            // this node's own debts, read as acquire reads them (a state of other limits too)
             long[] own = new long[m];
-            if (state != null) {
-                Gcra.debts(state, now, limits, own);
-            }
-            if (state == null || state.length != Gcra.FIELDS * m + 1) {
-                state = new long[Gcra.FIELDS * m + 1];
+            long[] foreign = state != null ? Gcra.read(state, now, limits, own) : new long[0];
+            long expires = now;
+            if (state == null || !holdsExactly(state, limits)) {
+                // of another shape: written anew, its foreign states kept (charged when the shared store took)
+                state = Gcra.write(now, limits, new long[m], foreign, taken ? r.cost() : 0);
+                expires = state[state.length - 1];
                 stripe.put(r.key(), state);
             }
-            long expires = now;
             for (int j = 0; j < m; j++) {
                 Limit l = limits.get(j);
                 long n = l.refillTokens();
@@ -405,13 +405,26 @@ public final class LocalStore implements BucketStore {
                 // at most full / n + 1 µs before the product: a reply beyond it cannot overflow
                 long seen = Math.min(Math.max(0, shared.limits().get(j).resetMicros()), full / n + 1) * n;
                 long debt = Math.min(full, Math.max(mine, seen));
-                Gcra.write(state, j, now, debt, l, m > 1);
+                Gcra.write(state, j, now, debt, l.capacity(), l.refillPeriodMicros(), n);
                 expires = Math.max(expires, now + Gcra.ceilDiv(debt, n));
             }
-            state[Gcra.FIELDS * m] = expires;
+            state[state.length - 1] = expires;
         } finally {
             stripe.lock.unlock();
         }
+    }
+
+    /** Whether a stored state holds exactly one state per limit, each the limit's own, in order. */
+    private static boolean holdsExactly(long[] state, List<Limit> limits) {
+        if (state.length != Gcra.FIELDS * limits.size() + 1) {
+            return false;
+        }
+        for (int j = 0; j < limits.size(); j++) {
+            if (!Gcra.names(state, j, limits.get(j))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean fullIn(BucketReply reply) {
@@ -531,7 +544,8 @@ public final class LocalStore implements BucketStore {
 
     /**
      * One lock and one access-ordered map. A value is a token-bucket state ({@code long[]}: TAT,
-     * remainder, its unit and the tag per limit ({@link Gcra#FIELDS}), then the expiry in µs), a {@link SlidingLog}, a
+     * remainder, its unit, and the capacity and p that name the limit, per state ({@link Gcra#FIELDS}: the
+     * call's limits' and those of other limits kept), then the expiry in µs), a {@link SlidingLog}, a
      * {@link CalendarQuota}, {@link Leases} or a {@link Pause}. A value of
      * the other algorithm than the request's is treated as absent and dropped (keys name their
      * algorithm, so only a caller that does not can meet one).

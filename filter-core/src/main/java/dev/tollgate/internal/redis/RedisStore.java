@@ -297,8 +297,8 @@ public final class RedisStore implements BucketStore {
         if (shortForm(requests, dry)) {
             BucketRequest r = requests.get(0);
             byte[][] a = shortShape(r);
-            List<byte[]> args = clockOverride == null ? List.of(a[0], a[1])
-                    : List.of(a[0], a[1], bytes(Long.toString(clockOverride.getAsLong())));
+            List<byte[]> args = clockOverride == null ? List.of(a[0], a[1], a[2])
+                    : List.of(a[0], a[1], a[2], bytes(Long.toString(clockOverride.getAsLong())));
             return evalsha(List.of(bytes(r.key())), args, deadline);
         }
         List<byte[]> keys = new ArrayList<>(requests.size());
@@ -379,18 +379,42 @@ public final class RedisStore implements BucketStore {
      * The script's short form (bucket.lua's first path), or {@code null} for a bucket it does not
      * serve: a token bucket of one limit whose tokens come one per p µs (n = 1), neither a lease
      * nor a gate, whose cost is at most its capacity, sent as {@code full = capacity * p} (at most
-     * 2^52, {@link Limit}) and {@code want = cost * p}: the script reads full only when the key
-     * holds a state, as a call on a full bucket takes. The script tells this form from the general one
-     * by its length: fewer than four arguments (the test's time may follow as a third), where the
-     * general form has at least nine. Enforcing or shadow alike: a lone bucket takes when its own
-     * limit admits. Public for tools that call the script themselves (the benchmarks).
+     * 2^52, {@link Limit}), {@code want = cost * p} and the limit's {@link #tag}: the script reads
+     * full only when the key holds a state, as a call on a full bucket takes, and its straight path
+     * serves a key that holds exactly one state with this tag. The script tells this form from the
+     * general one by its length: fewer than five arguments (the test's time may follow as a
+     * fourth), where the general form has at least nine. Enforcing or shadow alike: a lone bucket
+     * takes when its own limit admits. Made once per bucket shape ({@code shortShape}), not per
+     * call. Public for tools that call the script themselves (the benchmarks).
      */
     public static List<String> shortArguments(BucketRequest r) {
         if (!servesShort(r)) {
             return null;
         }
         Limit l = r.limits().get(0);
-        return List.of(Long.toString(l.capacity() * l.refillPeriodMicros()), Long.toString(r.cost() * l.refillPeriodMicros()));
+        return List.of(Long.toString(l.capacity() * l.refillPeriodMicros()), Long.toString(r.cost() * l.refillPeriodMicros()),
+                tag(l));
+    }
+
+    /**
+     * The tag {@code bucket.lua} writes after a token-bucket limit's state, naming the limit:
+     * {@code ~<capacity>.<p>.<n>} (it refills n tokens every p µs), each number in base 26 in
+     * letters, {@code a} for 0. No digit, so the pattern every version reads states with,
+     * {@code (%d+):?(%d*):?(%d*)}, counts them right; and a node of other limits reads from it how
+     * to charge the state ({@code bucket.lua}, "Token bucket states").
+     */
+    public static String tag(Limit limit) {
+        return "~" + letters(limit.capacity()) + "." + letters(limit.refillPeriodMicros()) + "." + letters(limit.refillTokens());
+    }
+
+    /** A whole number {@code x >= 0} in base 26, {@code a} for 0, as {@code bucket.lua} writes it. */
+    static String letters(long x) {
+        StringBuilder s = new StringBuilder();
+        do {
+            s.append((char) ('a' + x % 26));
+            x /= 26;
+        } while (x > 0);
+        return s.reverse().toString();
     }
 
     /**

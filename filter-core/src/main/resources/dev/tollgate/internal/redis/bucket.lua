@@ -5,16 +5,16 @@ all-or-nothing in one atomic call. Redis TIME is the clock.
 KEYS[i]   one key per (client, policy, algorithm): a sliding log's key ends with ":log", a token
           bucket's does not (BucketKeys), so a policy that switches algorithm never meets a key of
           the other type.
-          Token bucket: a string holding one state per limit, joined by ",". A state is "<tat>"
-          or "<tat>:<frac>:<n>": the theoretical arrival time (when the bucket is full again) in
-          whole microseconds of Redis TIME, plus a remainder in 1/n µs and the n it is counted in
-          (the generic cell rate algorithm). "<tat>:<frac>" (no n) was written by earlier versions.
-          In a bucket of two or more limits each state ends with its limit's tag, "~<full>" or
-          "~<full>.<n>" (n when not 1): the limit's time to fill, full = capacity * p in 1/n µs,
-          and n, each in base 26 in letters ('a' for 0, 'ba' for 26), so no digit: the pattern
-          every version reads states with, '(%d+):?(%d*):?(%d*)', still counts them right, and
-          versions before tags read a tagged bucket by position as they always did. A bucket of
-          one limit is untagged, exactly as every version wrote it (the short form below).
+          Token bucket: a string of states joined by ",": one per limit of the call that wrote
+          it, then the states of other configurations' limits it kept (at most four; see "Token
+          bucket states" below). A state is "<tat><tag>" or "<tat>:<frac>:<n><tag>": the
+          theoretical arrival time (when the bucket is full again) in whole microseconds of Redis
+          TIME, plus a remainder in 1/n µs and the n it is counted in (the generic cell rate
+          algorithm), then the tag of the limit that owns it, "~<capacity>.<p>.<n>" (the limit
+          refills n tokens every p µs), each number in base 26 in letters ('a' for 0, 'ba' for
+          26), so no digit: the pattern every build reads states with, '(%d+):?(%d*):?(%d*)',
+          still counts them right. Builds before tags wrote "<tat>", "<tat>:<frac>:<n>" and
+          "<tat>:<frac>" (no n) without a tag.
           Sliding log: a sorted set of the admitted requests, scored by their time in µs, members
           "<time>:<sequence>", unique within the set; it never holds more entries than the largest
           count per window of the policy.
@@ -50,10 +50,11 @@ ARGV[3..] for each key, in order: enforcing (1, or 0 for shadow), algorithm (b: 
             gate          capacity, 0, 0 (cost 1, m 1): admits unless its pause lasts beyond now;
                           takes nothing; the capacity only fills its answer
 
-Short form, for the common case (one key, one token-bucket limit of n = 1): fewer than four
+Short form, for the common case (one key, one token-bucket limit of n = 1): fewer than five
           arguments, which the general form above (at least nine) never is.
 ARGV[1]   full = capacity * p; ARGV[2] want = cost * p, at most full (else the general form)
-ARGV[3]   absent to read the clock from Redis TIME (always, in production), or a time in µs
+ARGV[3]   the limit's tag, "~<capacity>.<p>.b" in letters as above, made by the caller once
+ARGV[4]   absent to read the clock from Redis TIME (always, in production), or a time in µs
           (tests), as ARGV[1] above. Never dry: a dry call takes the general form.
 Reply     admitted: { after, now }; refused: { debt, retry, now }: the µs until the bucket is full
           after this call (after, or debt when nothing was taken), the µs until this limit alone
@@ -85,18 +86,19 @@ Normalised whatever the decision, also when dry: what a key holds is first broug
           read breaks.
           - A key of the wrong type (a sorted set where a bucket is read, or the reverse: left by
             versions whose keys did not name the algorithm) is absent, and deleted.
-          - A bucket written under other limits is never read as full (see "Several limits"
+          - A bucket written under other limits is never read as full (see "Token bucket states"
             below). A read that caps nothing (next point) writes nothing, whatever it read: it
             is overwritten when the call takes, and otherwise stays as it was, so that a refused
             read changes nothing a later read could tell (the deny cache skips refused reads; see
             DenyCache), and a later read under the same limits reads what this one read.
-          - A bucket's debt beyond the time to fill (the burst shrank, or the rate rose, or the
-            limit read another limit's state) is capped, and the capped state stored, in the
-            shape of the limits that read it (tagged when they are several): the client is owed
-            nothing beyond an empty bucket from this decision on. Without this, each refusal
-            would announce the time to one token while the stored arrival time stayed far ahead,
-            and the client that obeyed would be refused again (for up to a day at 1000/day burst
-            10). What it forgave is forgiven for every configuration, as when a burst shrinks.
+          - A limit's debt beyond its time to fill (the burst shrank, or the rate rose, or the
+            limit is new to the key and read the largest debt there) is capped, and the capped
+            state stored as its own, with the other limits' states kept as read (not charged: the
+            read took nothing): the client is owed nothing beyond an empty bucket of this limit
+            from this decision on. Without this, each refusal would announce the time to one
+            token while the stored arrival time stayed far ahead, and the client that obeyed
+            would be refused again (for up to a day at 1000/day burst 10). The cap forgives only
+            this limit's own state: a node of the other configuration still reads its own.
           - A remainder counted in another n (the rate changed) is read rounded up to the next
             whole µs, never in the client's favour; it is stored so when the key is written.
           - A log keeps only the newest largest-count entries (more can follow a reload that
@@ -109,21 +111,33 @@ Normalised whatever the decision, also when dry: what a key holds is first broug
             with its last lease. It never trims live leases: after a reload that lowered the
             slots, it admits again once enough are given back (release.lua) or expired.
 
-Several limits, and nodes of two configurations (issue 28): during a rolling deploy, or a
-          reload that has not reached every node, nodes with other limits share keys. Which
-          stored state limit j (capacity, p, n; full = capacity * p) reads:
-          - states with tags: the first not yet used whose tag is j's own (limits with equal
-            tags take them in order); its debt as always (debt() below: a remainder in another
-            n rounded up, beyond the time to fill capped);
-          - states without tags, as many as the limits: the j-th, as every version read them
-            (the common case: one limit and one state; and buckets of several limits written
-            before tags);
-          - otherwise (no state of its own; or states without tags of another number): the
-            largest debt of all the states, each read as the µs until its arrival time (a
-            partial µs rounded up), times n, capped at full. A limit new to the key owes what
-            the key owes most; no change of limits, order, rate or burst makes a fresh bucket.
-          The short form reads the same way (its own tag: full in letters, n = 1), and only
-          when the stored string holds several states.
+Token bucket states, and nodes of two configurations (issue 28): during a rolling deploy, or a
+          reload that has not reached every node, nodes with other limits share keys. Every state
+          carries the tag of the limit that owns it. Which state limit j (capacity, p, n; full =
+          capacity * p in 1/n µs) reads:
+          - the first not yet read whose tag is j's own (limits with equal tags take them in
+            order): its debt as always (debt() below: a remainder in another n rounded up,
+            beyond the time to fill capped and the cap stored);
+          - a key of exactly one state without a tag (a bucket of one limit written before tags),
+            read by one limit: that limit's own, as that build read it;
+          - otherwise (no state of its own): the largest debt of all the states, each read as the
+            µs until its arrival time (a partial µs rounded up), times n, capped at full. A limit
+            new to the key owes what the key owes most; no change of limits, order, rate or burst
+            makes a fresh bucket. States without tags count for this alone.
+          The states whose tags name limits not among the call's are foreign: a node of another
+          configuration owns them. They are kept, and a call that takes cost c charges each c of
+          its own tokens (c * p_f in 1/n_f µs, from its tag), up to its own time to fill: every
+          limit of every configuration in force counts every admission, and each node admits by
+          its own limits. So while two configurations are in force, a client alternating between
+          them is admitted at most what the more generous admits, plus about one burst of the
+          other (5/s burst 10 next to 8/s burst 6: at most 10 + 6 + 8 per second, where a stored
+          cap used to forgive the debt at every switch and admit about 80 per second). A refused
+          read charges nothing. When the key is written, a foreign state that is full is
+          dropped, and of the rest at most four are kept, those owing most in whole µs (of
+          equals, the first); states without tags are dropped. The key expires when the last of
+          its states, its own and the foreign ones, is full. The short form's straight path
+          serves a key that holds nothing or exactly one state with its own tag; anything else
+          goes on to the one-key path, which reads and writes as the general path does.
 Calendar quotas, and nodes of two configurations: limit j counts in its window [s, f) (as
           chosen above). A stored string all of whose windows ended is absent, as once it
           expires. Limit j counts the first not yet claimed state of its very window (start s
@@ -132,10 +146,14 @@ Calendar quotas, and nodes of two configurations: limit j counts in its window [
           (without an end: whose start is not after now), leaving out those other limits
           claimed unless the string holds fewer states than there are limits (then a limit is
           new): in a quota of a day and an hour, the hour's next window lies within the day,
-          whose count is the day's own. A zone or unit change thus gives no fresh quota. A
-          count of other windows holds until the latest window stored ends: a refused read
-          writes nothing, and its reset and retry say that end (for states without ends, the
-          window's own).
+          whose count is the day's own. A zone or unit change thus gives no fresh quota. A call
+          that takes keeps the states no limit claimed whose windows have not ended (a node of
+          another zone or unit counts in them), each charged the cost; states without an end,
+          and windows that ended, are dropped. A count of other windows holds until the latest
+          window stored ends; a limit's own count until its window ends, or, when states of
+          other windows that no limit claimed outlast it and would refuse the request in the
+          next window, until the last of those ends: a refused read writes nothing, and its
+          reset and retry say that end (for states without ends, the window's own).
 
 Token bucket time is counted in units of 1/n µs so that a token is exactly p units; the "debt"
 d is how far the arrival time lies ahead of now, and the bucket holds (capacity * p - d) / p.
@@ -143,18 +161,22 @@ d is how far the arrival time lies ahead of now, and the bucket holds (capacity 
 
 -- The common case first (issue 15): one key with one token-bucket limit whose tokens come one per
 -- p µs (n = 1: every rate of a whole number of µs per token, 10/s, 100/min...), sent in a short
--- form of its own: ARGV[1] full = capacity * p, ARGV[2] want = cost * p, ARGV[3] the test's time
--- or nothing. The caller computed what it could; the script keeps what needs the stored state and
--- Redis' clock. The same steps as the general path below, written for what a call costs in Redis'
--- Lua (docs/benchmarks.md): no closure (each local function is a new one per call), the state
--- and its expiry printed with '%d' (an integer print; '%.0f' and a number given to redis.call
--- both print a double, which costs more), no tonumber where arithmetic coerces. With n = 1 a state written
--- here has no remainder, and one written under another n (the rate changed) is read rounded up
--- to the next whole µs, as debt() below does. A state of several limits is read as "Several
--- limits" above says, on a path of its own; one untagged state is the common case.
+-- form of its own: ARGV[1] full = capacity * p, ARGV[2] want = cost * p, ARGV[3] the limit's tag
+-- (the caller's, made once per limit), ARGV[4] the test's time or nothing. The caller computed
+-- what it could; the script keeps what needs the stored state and Redis' clock. The same steps
+-- as the general path below, written for what a call costs in Redis' Lua (docs/benchmarks.md): no
+-- closure (each local function is a new one per call), the state and its expiry printed with
+-- '%d' (an integer print; '%.0f' and a number given to redis.call both print a double, which
+-- costs more), no tonumber where arithmetic coerces. Its straight path serves a key that is
+-- absent (or of another type) or holds exactly one state, its own: "<tat>" and this limit's tag
+-- (with n = 1 a state written here has no remainder); a string compare of the value's end and a
+-- tonumber of the rest tell, at the cost of the one pattern test before tags (docs/benchmarks.md). Anything else (states of other limits, several states, a state without a tag) is read as
+-- "Token bucket states, and nodes of two configurations" above says, by the one-key path further
+-- down, with this call's arguments in the general form's places.
 local argv = ARGV
-if #argv < 4 then
-  local key, now, minTtl = KEYS[1], argv[3], 1
+local shortNow, shortTtl -- set when the short form goes on to the one-key path
+if #argv < 5 then
+  local key, now, minTtl = KEYS[1], argv[4], 1
   if now then
     now, minTtl = now + 0, 60000
   else
@@ -163,71 +185,49 @@ if #argv < 4 then
   end
   -- what the call owes after taking from a full bucket; want <= full (the caller sends this form
   -- only then), so with no state the call takes, and full need not be read
-  local after, retry = argv[2] + 0, 0
+  local after, retry, straight = argv[2] + 0, 0, true
   local v = redis.pcall('GET', key)
   if v then
-    local full, d, capped, tat, frac = argv[1] + 0, 0, false, nil, 0
     if type(v) == 'table' then
       redis.call('DEL', key) -- a key of another type is absent, and deleted
-    elseif string.find(v, '^%d+$') then
-      tat = v + 0
     else
-      local t, f, u = string.match(v, '^(%d+):?(%d*):?(%d*)$')
-      if not t then
-        -- Several states (a bucket of several limits). Rare, so written plainly: this limit's own
-        -- state is the first whose tag is its own (full in letters, n = 1), when the states
-        -- carry tags; the only state, when there is one and no tag; else the latest arrival time
-        -- of them all, a partial µs rounded up (see "Several limits" above).
-        local own, mt, mf, mu, latest, k = nil, nil, nil, nil, 0, 0
-        if string.find(v, '~', 1, true) then
-          local x, letters = full, ''
-          repeat
-            local q = math.floor(x / 26)
-            if q * 26 > x then q = q - 1 elseif (q + 1) * 26 <= x then q = q + 1 end
-            letters = string.char(97 + x - q * 26) .. letters
-            x = q
-          until x == 0
-          own = '~' .. letters
+      -- its own state alone: the value ends with this limit's tag, and what comes before is the
+      -- arrival time, a number (tonumber: anything else, such as "<tat>:<frac>:<n>" or states
+      -- before it, is no number, and goes on)
+      local tag = argv[3]
+      local n = #v - #tag
+      local tat = string.sub(v, n + 1) == tag and tonumber(string.sub(v, 1, n))
+      if tat then
+        local full, d, capped = argv[1] + 0, 0, false
+        if tat >= now then
+          d = tat - now
+          if d > full then d, capped = full, true end
         end
-        for t2, f2, u2, g in string.gmatch(v, '(%d+):?(%d*):?(%d*)(~?[%a%.]*)') do
-          k = k + 1
-          if (own and g == own and not mt) or (not own and k == 1) then mt, mf, mu = t2, f2, u2 end
-          local r = t2 + 0
-          if f2 ~= '' and f2 + 0 > 0 then r = r + 1 end
-          if r > latest then latest = r end
+        local wanted = d + after
+        if wanted <= full then
+          after = wanted
+        else
+          retry = wanted - full
+          if not capped then return { d, retry, now } end
+          after = d -- refused, and the capped debt written
         end
-        if mt and (own or k == 1) then t, f, u = mt, mf, mu elseif k > 0 then tat = latest end
+      else
+        straight = false
       end
-      if t then
-        tat = t + 0
-        if f ~= '' then
-          frac = f + 0
-          if frac > 0 and (u == '' or u + 0 ~= 1) then tat, frac = tat + 1, 0 end
-        end
-      end
-    end
-    if tat and tat >= now then
-      d = tat - now + frac
-      if d > full then d, capped = full, true end
-    end
-    local wanted = d + after
-    if wanted <= full then
-      after = wanted
-    else
-      retry = wanted - full
-      if not capped then return { d, retry, now } end
-      after = d -- refused, and the capped debt written
     end
   end
-  -- PX: after µs rounded up to whole ms. x % 1000 is x - floor(x / 1000) * 1000 in the VM, no
-  -- call, and exact: for an integer x < 2^53, x / 1000 never rounds up to the next integer
-  -- (ScriptFormsProperties)
-  local ms = after + 999
-  ms = (ms - ms % 1000) / 1000
-  if ms < minTtl then ms = minTtl end
-  redis.call('SET', key, string.format('%d', now + after), 'PX', string.format('%d', ms))
-  if retry > 0 then return { after, retry, now } end
-  return { after, now }
+  if straight then
+    -- PX: after µs rounded up to whole ms. x % 1000 is x - floor(x / 1000) * 1000 in the VM, no
+    -- call, and exact: for an integer x < 2^53, x / 1000 never rounds up to the next integer
+    -- (ScriptFormsProperties)
+    local ms = after + 999
+    ms = (ms - ms % 1000) / 1000
+    if ms < minTtl then ms = minTtl end
+    redis.call('SET', key, string.format('%d%s', now + after, argv[3]), 'PX', string.format('%d', ms))
+    if retry > 0 then return { after, retry, now } end
+    return { after, now }
+  end
+  shortNow, shortTtl = now, minTtl
 end
 
 local function idiv(a, b)
@@ -241,10 +241,55 @@ local function ceildiv(a, b)
   return idiv(a + b - 1, b)
 end
 
+-- A whole number 0 <= x < 2^53 in base 26, 'a' for 0: no digit, so the patterns that read states
+-- (here and in earlier versions: '(%d+):?(%d*):?(%d*)') pass over it.
+local function letters(x)
+  local s = ''
+  repeat
+    local q = idiv(x, 26)
+    s = string.char(97 + x - q * 26) .. s
+    x = q
+  until x == 0
+  return s
+end
+
+-- The tag of a token-bucket limit that refills n tokens every p µs up to capacity: it names the
+-- limit that wrote a state, and tells a node of other limits how to charge that state.
+local function tag(capacity, p, n)
+  return '~' .. letters(capacity) .. '.' .. letters(p) .. '.' .. letters(n)
+end
+
+-- A number written in letters, or nil when it is not one this script writes (empty, a leading
+-- 'a' before other letters, or too long to be exact).
+local function number(s)
+  if #s == 0 or #s > 11 or (#s > 1 and string.byte(s, 1) == 97) then return nil end
+  local x = 0
+  for i = 1, #s do x = x * 26 + string.byte(s, i) - 97 end
+  return x
+end
+
+-- The capacity, p and n a tag names, or nil when it is none this script writes (no tag; or a tag
+-- of a build before this rule): such a state is of unknown limits.
+local function untag(g)
+  local c, p, n = string.match(g, '^~(%l+)%.(%l+)%.(%l+)$')
+  if not c then return nil end
+  c, p, n = number(c), number(p), number(n)
+  if not (c and p and n) or c < 1 or p < 1 or n < 1 or c * p > 4503599627370496 then return nil end
+  return c, p, n
+end
+
+local A = ARGV -- the general form's arguments; the short form's, in their places, on its way on
+if shortNow then
+  local cap, p = untag(argv[3])
+  A = { '', '', '1', 'b', idiv(argv[2] + 0, p), '1', cap, p, 1 }
+end
+
 local now
 local minTtl = 1
-if ARGV[1] ~= '' then
-  now = tonumber(ARGV[1])
+if shortNow then
+  now, minTtl = shortNow, shortTtl
+elseif A[1] ~= '' then
+  now = tonumber(A[1])
   minTtl = 60000
 else
   local t = redis.call('TIME')
@@ -286,55 +331,33 @@ local function state(after, n)
   return string.format('%.0f:%.0f:%.0f', now + whole, frac, n)
 end
 
--- A whole number 0 <= x < 2^53 in base 26, 'a' for 0: no digit, so the patterns that read states
--- (here and in earlier versions: '(%d+):?(%d*):?(%d*)') pass over it.
-local function letters(x)
-  local s = ''
-  repeat
-    local q = idiv(x, 26)
-    s = string.char(97 + x - q * 26) .. s
-    x = q
-  until x == 0
-  return s
-end
-
--- The tag of a limit, which names the limit that wrote a state: its time to fill full (capacity
--- * p, in 1/n µs) and its n, when n is not 1.
-local function tag(full, n)
-  if n == 1 then return '~' .. letters(full) end
-  return '~' .. letters(full) .. '.' .. letters(n)
-end
-
--- The debts of the m limits (fulls[j], ns[j]) of a token bucket read from its stored string, by
--- the rule of "Several limits" above: each the debt() of its own state, or the latest arrival
--- time of all states, a partial µs rounded up. own[j] is set to limit j's tag when the states
--- carry tags.
-local function debts(stored, m, fulls, ns, own)
-  local d = {}
+-- Reads a token bucket's stored string for its m limits (fulls[j] = capacity * p in 1/ns[j] µs,
+-- tags[j]) by the rule of "Token bucket states" above. Returns each limit's debt (full + 1 beyond
+-- its time to fill: the caller caps it), and the foreign states to keep, each { debt, p, n, full,
+-- tag, µs until full }: the states of limits not this call's that are not full, at most four,
+-- those owing most (of equals, the first).
+local function readBucket(stored, m, fulls, ns, tags)
+  local d, foreign = {}, {}
   if not stored then
     for j = 1, m do d[j] = 0 end
-    return d
+    return d, foreign
   end
-  local tats, fracs, units, tags, k = {}, {}, {}, {}, 0
+  local tats, fracs, units, gs, k = {}, {}, {}, {}, 0
   for t, f, u, g in string.gmatch(stored, '(%d+):?(%d*):?(%d*)(~?[%a%.]*)') do
     k = k + 1
-    tats[k], fracs[k], units[k], tags[k] = tonumber(t), tonumber(f) or 0, tonumber(u), g
+    tats[k], fracs[k], units[k], gs[k] = tonumber(t), tonumber(f) or 0, tonumber(u), g
   end
-  local tagged = string.find(stored, '~', 1, true)
   local used, latest = {}, nil
   for j = 1, m do
     local s = nil
-    if tagged then
-      own[j] = tag(fulls[j], ns[j])
-      for i = 1, k do
-        if not used[i] and tags[i] == own[j] then
-          s = i
-          break
-        end
+    for i = 1, k do
+      if not used[i] and gs[i] == tags[j] then
+        s = i
+        break
       end
-    elseif k == m then
-      s = j
     end
+    -- one state without a tag, as every earlier build wrote a bucket of one limit, and one limit
+    if not s and k == 1 and m == 1 and gs[1] == '' then s = 1 end
     if s then
       used[s] = true
       d[j] = debt(tats[s], fracs[s], units[s], ns[j], fulls[j])
@@ -350,32 +373,77 @@ local function debts(stored, m, fulls, ns, own)
       d[j] = debt(latest, 0, nil, ns[j], fulls[j])
     end
   end
-  return d
-end
-
--- One key with one token-bucket limit of another n, in plain locals: the same steps as the
--- general path below (a single key takes when its limit admits, enforcing or shadow alike).
-if #KEYS == 1 and ARGV[2] == '' and ARGV[4] == 'b' and ARGV[6] == '1' then
-  local cost, cap, p, n = tonumber(ARGV[5]), tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
-  local full = cap * p
-  local d = 0
-  local stored = getBucket(KEYS[1])
-  if stored then
-    local t, f, u = string.match(stored, '^(%d+):?(%d*):?(%d*)$')
-    if t then
-      d = debt(tonumber(t), tonumber(f) or 0, tonumber(u), n, full)
-    else
-      d = debts(stored, 1, { full }, { n }, {})[1] -- several states
+  for i = 1, k do
+    local mine = used[i] or gs[i] == ''
+    for j = 1, m do
+      if gs[i] == tags[j] then mine = true end
+    end
+    local cap, p, n = nil, nil, nil
+    if not mine then cap, p, n = untag(gs[i]) end
+    if cap then
+      local full = cap * p
+      local df = debt(tats[i], fracs[i], units[i], n, full)
+      if df > full then df = full end -- only after Redis' clock went back
+      if df > 0 then foreign[#foreign + 1] = { df, p, n, full, gs[i], ceildiv(df, n) } end
     end
   end
+  while #foreign > 4 do
+    local least = #foreign
+    for f = #foreign - 1, 1, -1 do
+      if foreign[f][6] < foreign[least][6] then least = f end
+    end
+    table.remove(foreign, least)
+  end
+  return d, foreign
+end
+
+-- Writes a token bucket: its m own states (owing afters[j] in 1/ns[j] µs, each with its tag),
+-- then its foreign states, each charged 'charge' tokens in its own terms (0 on a refused read),
+-- at most up to its time to fill; it expires when the last of them is full.
+local function writeBucket(key, m, afters, ns, tags, foreign, charge)
+  local states, ttl = {}, 0
+  for j = 1, m do
+    states[j] = state(afters[j], ns[j]) .. tags[j]
+    local u = ceildiv(afters[j], ns[j])
+    if u > ttl then ttl = u end
+  end
+  for f = 1, #foreign do
+    local s = foreign[f]
+    local df = s[4]
+    -- compared before multiplying: charge * p may exceed 2^53
+    if charge <= idiv(s[4] - s[1], s[2]) then df = s[1] + charge * s[2] end
+    states[m + f] = state(df, s[3]) .. s[5]
+    local u = ceildiv(df, s[3])
+    if u > ttl then ttl = u end
+  end
+  redis.call('SET', key, table.concat(states, ','), 'PX', math.max(minTtl, ceildiv(ttl, 1000)))
+end
+
+-- One key with one token-bucket limit (of another n, or the short form's on its way on), in
+-- plain locals: the same steps as the general path below (a single key takes when its limit
+-- admits, enforcing or shadow alike).
+if #KEYS == 1 and A[2] == '' and A[4] == 'b' and A[6] == '1' then
+  local cost, cap, p, n = tonumber(A[5]), tonumber(A[7]), tonumber(A[8]), tonumber(A[9])
+  local full = cap * p
+  local tags = { argv[3] }
+  if not shortNow then tags[1] = tag(cap, p, n) end
+  local ds, foreign = readBucket(getBucket(KEYS[1]), 1, { full }, { n }, tags)
+  local d = ds[1]
   local capped = d > full
   if capped then d = full end
   local wanted = d + cost * p
   local take = wanted <= full
   local after, retry = d, 0
   if take then after = wanted else retry = ceildiv(wanted - full, n) end
-  if take or capped then
-    redis.call('SET', KEYS[1], state(after, n), 'PX', math.max(minTtl, ceildiv(ceildiv(after, n), 1000)))
+  if take then
+    writeBucket(KEYS[1], 1, { after }, { n }, tags, foreign, cost)
+  elseif capped then
+    writeBucket(KEYS[1], 1, { after }, { n }, tags, foreign, 0)
+  end
+  if shortNow then
+    -- the short form's reply (n = 1: after and the debt are whole µs)
+    if retry > 0 then return { after, retry, now } end
+    return { after, now }
   end
   local remaining = idiv(full - after, p)
   local nextIn = 0
@@ -398,7 +466,7 @@ for i = 1, #KEYS do
   local cost = tonumber(ARGV[a + 2])
   local m = tonumber(ARGV[a + 3])
   a = a + 4
-  local limits, ok, longest, most, capped, held, tags = {}, true, 0, 0, false, 0, nil
+  local limits, ok, longest, most, capped, held, tags, foreign = {}, true, 0, 0, false, 0, nil, nil
   if gate then
     -- a pause of another type is absent (and deleted); a pause that ended is absent
     local untilMicros = redis.pcall('GET', KEYS[i])
@@ -426,8 +494,9 @@ for i = 1, #KEYS do
     limits[1] = { slots, span, id }
   elseif calendar then
     -- Per limit, the count of its own window's state, else the largest count of the states no
-    -- limit claimed whose windows overlap its window (see "Calendar quotas" above). A refused
-    -- read writes nothing.
+    -- limit claimed whose windows overlap its window (see "Calendar quotas" above). The states
+    -- no limit claimed whose windows have not ended are foreign: kept, and charged when the call
+    -- takes. A refused read writes nothing.
     local stored = getBucket(KEYS[i])
     local starts, counts, ends, k, latest = {}, {}, {}, 0, nil
     if stored then
@@ -460,6 +529,13 @@ for i = 1, #KEYS do
       local used, holds = 0, l[3]
       if own[j] then
         used = counts[own[j]]
+        -- states of other windows (that no other limit claimed) which outlast this one and would
+        -- refuse this request in the next: a refusal holds until the last of them ends
+        for s = 1, k do
+          if (not claimed[s] or k < m) and ends[s] and ends[s] > holds and counts[s] + cost > l[1] then
+            holds = ends[s]
+          end
+        end
       else
         for s = 1, k do
           if (not claimed[s] or k < m) and counts[s] > used and starts[s] < l[3]
@@ -473,6 +549,12 @@ for i = 1, #KEYS do
       end
       if used + cost > l[1] then ok = false end
       l[4], l[5], l[6] = used, used + cost, holds
+    end
+    foreign = {}
+    for s = 1, k do
+      if not claimed[s] and ends[s] and ends[s] > now then
+        foreign[#foreign + 1] = { starts[s], counts[s], ends[s] }
+      end
     end
   elseif log then
     for j = 1, m do
@@ -500,12 +582,13 @@ for i = 1, #KEYS do
     end
   else
     local fulls, ns = {}, {}
-    for j = 1, m do
-      ns[j] = tonumber(ARGV[a + 3 * j - 1])
-      fulls[j] = tonumber(ARGV[a + 3 * j - 3]) * tonumber(ARGV[a + 3 * j - 2])
-    end
     tags = {}
-    local d = debts(getBucket(KEYS[i]), m, fulls, ns, tags)
+    for j = 1, m do
+      local cap, p, n = tonumber(ARGV[a + 3 * j - 3]), tonumber(ARGV[a + 3 * j - 2]), tonumber(ARGV[a + 3 * j - 1])
+      ns[j], fulls[j], tags[j] = n, cap * p, tag(cap, p, n)
+    end
+    local d
+    d, foreign = readBucket(getBucket(KEYS[i]), m, fulls, ns, tags)
     for j = 1, m do
       local cap, p, n = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), ns[j]
       a = a + 3
@@ -521,8 +604,9 @@ for i = 1, #KEYS do
     end
   end
   -- slot 9 is the calendar quota's flag (algorithm c), slot 10 the lease's (algorithm i), 11 the
-  -- gate's (g), 12 a token bucket's tags (limit j's, when read from tagged states)
-  buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held, calendar, lease, gate, tags }
+  -- gate's (g), 12 a token bucket's tags, 13 the foreign states (a token bucket's or a calendar
+  -- quota's) to keep
+  buckets[i] = { enforcing, ok, limits, log, cost, longest, capped, held, calendar, lease, gate, tags, foreign }
   if enforcing and not ok then admitAll = false end
 end
 
@@ -588,6 +672,11 @@ for i = 1, #KEYS do
       if left > expires then expires = left end
     end
     if take then
+      -- the windows of other zones or units that have not ended, each charged what this call took
+      for _, f in ipairs(b[13]) do
+        states[#states + 1] = string.format('%.0f:%.0f:%.0f', f[1], f[2] + b[5], f[3])
+        if f[3] - now > expires then expires = f[3] - now end
+      end
       redis.call('SET', KEYS[i], table.concat(states, ','), 'PX', math.max(minTtl, ceildiv(expires, 1000)))
     end
   elseif b[4] then
@@ -630,8 +719,7 @@ for i = 1, #KEYS do
       answer(remaining, nextIn, untilFull, retry)
     end
   else
-    local write = take or b[7]
-    local states, ttl = {}, 0
+    local afters, ns = {}, {}
     for j, l in ipairs(b[3]) do
       local cap, p, n, d, wanted = l[1], l[2], l[3], l[4], l[5]
       local full = cap * p
@@ -642,17 +730,14 @@ for i = 1, #KEYS do
       if after > 0 then nextIn = ceildiv(after - (full - (remaining + 1) * p), n) end
       local retry = 0
       if wanted > full then retry = ceildiv(wanted - full, n) end
-      local untilFull = ceildiv(after, n)
-      answer(remaining, nextIn, untilFull, retry)
-      if write then
-        states[j] = state(after, n)
-        -- several limits: each state with its tag; one limit: none, as every version wrote it
-        if #b[3] > 1 then states[j] = states[j] .. (b[12][j] or tag(full, n)) end
-        if untilFull > ttl then ttl = untilFull end
-      end
+      answer(remaining, nextIn, ceildiv(after, n), retry)
+      afters[j], ns[j] = after, n
     end
-    if write then
-      redis.call('SET', KEYS[i], table.concat(states, ','), 'PX', math.max(minTtl, ceildiv(ttl, 1000)))
+    -- written when it takes (every foreign state charged the cost), and when a limit capped
+    if take then
+      writeBucket(KEYS[i], #b[3], afters, ns, b[12], b[13], b[5])
+    elseif b[7] then
+      writeBucket(KEYS[i], #b[3], afters, ns, b[12], b[13], 0)
     end
   end
 end

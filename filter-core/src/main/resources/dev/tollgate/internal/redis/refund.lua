@@ -12,19 +12,23 @@ ARGV[2..] for each key the same arguments bucket.lua got: enforcing, algorithm (
 
 Reply     a one-element array: the number of keys refunded.
 
-Each limit gives back to its own state, found as bucket.lua finds it ("Several limits",
-"Calendar quotas"), and every state is written back as it was read but for that: tags, window
-ends and the states of other limits kept. A token bucket's own state is the first not yet used
-with the limit's tag, or the j-th of untagged states as many as the limits; its arrival time
-moves back by exactly cost tokens (cost * p / n µs, carried in 1/n µs; a remainder counted in
-another n is first rounded up to a whole µs, as bucket.lua reads it); if that makes the bucket
-fuller than full, it is simply full. A log loses cost of the entries added at that time (any of
-them: entries of one time are alike, and their members are unique, so bucket.lua's next entries
-at that time never overwrite one). A calendar quota's count goes down by cost in the first not
-yet claimed state of the window that held that time (start and end; a state without an end by
-its start). A lease (algorithm i) is removed by its id. A limit that finds no state of its own
-(the key was written meanwhile under other limits) gives back nothing; a key where no limit
-finds one, or of another type, is left alone.
+Every state that the take charged gives back what it took, and every state is written back as it
+was read but for that: tags, window ends and the states of other limits kept. A token bucket's
+states with tags (its own limits' and the foreign ones: bucket.lua charges every state of other
+limits it keeps) each move their arrival time back by exactly cost tokens in their own terms
+(cost * p / n µs of the limit their tag names, carried in 1/n µs; a remainder counted in another
+n is first rounded up to a whole µs, as bucket.lua reads it); if that makes a bucket fuller than
+full, it is simply full. A foreign state that the take found owing its whole time to fill was
+charged less than cost (bucket.lua charges up to the time to fill), and gets cost back all the
+same: a refund is rare (a request refused in another Cluster slot), and it errs by at most one
+request's cost. A state without a tag is left as it is, but for the one state of a bucket of one
+limit written before tags, which is that limit's. A log loses cost of the entries added at that
+time (any of them: entries of one time are alike, and their members are unique, so bucket.lua's
+next entries at that time never overwrite one). A calendar quota's count goes down by cost in the
+first not yet claimed state of each limit's window that held that time (start and end; a state
+without an end by its start), and in every other state whose window had not ended then (bucket.lua
+charged them). A lease (algorithm i) is removed by its id. A key where nothing is given back, or
+of another type, is left alone.
 ]]
 
 local function idiv(a, b)
@@ -33,21 +37,21 @@ local function idiv(a, b)
   return q
 end
 
--- A limit's tag, as bucket.lua writes it: its time to fill full in 1/n µs, and n when not 1, in
--- base 26 ('a' for 0).
-local function letters(x)
-  local s = ''
-  repeat
-    local q = idiv(x, 26)
-    s = string.char(97 + x - q * 26) .. s
-    x = q
-  until x == 0
-  return s
+-- A number written in letters (base 26, 'a' for 0), or nil when it is not one bucket.lua writes.
+local function number(v)
+  if #v == 0 or #v > 11 or (#v > 1 and string.byte(v, 1) == 97) then return nil end
+  local x = 0
+  for i = 1, #v do x = x * 26 + string.byte(v, i) - 97 end
+  return x
 end
 
-local function tag(full, n)
-  if n == 1 then return '~' .. letters(full) end
-  return '~' .. letters(full) .. '.' .. letters(n)
+-- The p and n a tag names ("~<capacity>.<p>.<n>" in letters, as bucket.lua writes it), or nil.
+local function untag(g)
+  local c, p, n = string.match(g, '^~(%l+)%.(%l+)%.(%l+)$')
+  if not c then return nil end
+  c, p, n = number(c), number(p), number(n)
+  if not (c and p and n) or c < 1 or p < 1 or n < 1 or c * p > 4503599627370496 then return nil end
+  return p, n
 end
 
 local at = tonumber(ARGV[1])
@@ -74,11 +78,17 @@ for i = 1, #KEYS do
         if at >= e then w, e = e, tonumber(ARGV[b + 4]) end
         for s = 1, k do
           if not claimed[s] and starts[s] == w and (not ends[s] or ends[s] == e) then
-            claimed[s], changed = true, true
-            counts[s] = counts[s] - cost
-            if counts[s] < 0 then counts[s] = 0 end
+            claimed[s] = true
             break
           end
+        end
+      end
+      for s = 1, k do
+        -- its own limits' states, and the states of other windows bucket.lua charged
+        if claimed[s] or (ends[s] and ends[s] > at) then
+          changed = true
+          counts[s] = counts[s] - cost
+          if counts[s] < 0 then counts[s] = 0 end
         end
       end
       if changed then
@@ -117,25 +127,16 @@ for i = 1, #KEYS do
         states[k] = string.sub(stored, from, to - 1)
         tats[k], fracs[k], units[k], tags[k] = tonumber(tat), tonumber(frac) or 0, tonumber(unit), tag
       end
-      local tagged = string.find(stored, '~', 1, true)
-      local claimed, changed = {}, false
-      for j = 1, m do
-        local cap, p, n = tonumber(ARGV[a + 3 * (j - 1)]), tonumber(ARGV[a + 3 * (j - 1) + 1]), tonumber(ARGV[a + 3 * (j - 1) + 2])
-        local s = nil
-        if tagged then
-          local own = tag(cap * p, n)
-          for c = 1, k do
-            if not claimed[c] and tags[c] == own then
-              s = c
-              break
-            end
-          end
-        elseif k == m then
-          s = j
+      local changed = false
+      for c = 1, k do
+        local p, n = untag(tags[c])
+        if not p and k == 1 and m == 1 and tags[c] == '' then
+          -- the one state of a bucket of one limit written before tags: that limit's
+          p, n = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
         end
-        if s then
-          claimed[s], changed = true, true
-          local t, f, u = tats[s], fracs[s], units[s]
+        if p then
+          changed = true
+          local t, f, u = tats[c], fracs[c], units[c]
           if f > 0 and u ~= n and not (u == nil and f < n) then
             t, f = t + 1, 0
           end
@@ -147,10 +148,12 @@ for i = 1, #KEYS do
             whole = whole + 1
           end
           t = t - whole
+          -- fuller than full is full (a foreign state's cost may exceed its time to fill)
+          if t < at then t, f = at, 0 end
           if f == 0 then
-            states[s] = string.format('%.0f', t) .. tags[s]
+            states[c] = string.format('%.0f', t) .. tags[c]
           else
-            states[s] = string.format('%.0f:%.0f:%.0f', t, f, n) .. tags[s]
+            states[c] = string.format('%.0f:%.0f:%.0f', t, f, n) .. tags[c]
           end
         end
       end

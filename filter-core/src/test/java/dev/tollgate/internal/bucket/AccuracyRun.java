@@ -61,6 +61,8 @@ public final class AccuracyRun {
     public int retriesChecked;
     public int nextsChecked;
     public int forgivenCalls;
+    /** Calls that charged a state of another configuration's limit (a foreign state) what they took. */
+    public int foreignCharged;
 
     public AccuracyRun(Target store, ManualClock clock, AccuracyScenario.Setup setup) {
         this.store = store;
@@ -95,8 +97,12 @@ public final class AccuracyRun {
     }
 
     private List<Limit> limitsOf(int policy, int client) {
+        return limitsOf(policy, client, clientPlan[client]);
+    }
+
+    private List<Limit> limitsOf(int policy, int client, int plan) {
         List<Limit> out = new ArrayList<>();
-        for (LimitSpec s : plans.get(policy).get(clientPlan[client])) {
+        for (LimitSpec s : plans.get(policy).get(plan)) {
             out.add(s.limit(algorithm[policy]));
         }
         return out;
@@ -114,15 +120,23 @@ public final class AccuracyRun {
     }
 
     private BucketRequest request(int policy, int client, long cost) {
-        return new BucketRequest(key(policy, client, algorithm[policy], compactKeys), limitsOf(policy, client), cost,
+        return request(policy, client, cost, clientPlan[client]);
+    }
+
+    private BucketRequest request(int policy, int client, long cost, int plan) {
+        return new BucketRequest(key(policy, client, algorithm[policy], compactKeys), limitsOf(policy, client, plan), cost,
                 enforcing[policy], algorithm[policy]);
     }
 
     private List<BucketRequest> requests(int client, int mask) {
+        return requests(client, mask, clientPlan[client]);
+    }
+
+    private List<BucketRequest> requests(int client, int mask, int plan) {
         List<BucketRequest> out = new ArrayList<>();
         for (int p = 0; p < AccuracyScenario.POLICIES; p++) {
             if ((mask & (1 << p)) != 0) {
-                out.add(request(p, client, costOf(p)));
+                out.add(request(p, client, costOf(p), plan));
             }
         }
         return out;
@@ -180,11 +194,20 @@ public final class AccuracyRun {
             if (error != null) {
                 throw new AssertionError(error + trace());
             }
+            boolean forgave = false;
             for (Q f : expected.forgiven()[i]) {
-                if (f.signum() > 0) {
-                    forgivenCalls++;
-                    break;
-                }
+                forgave |= f.signum() > 0;
+            }
+            boolean charged = false;
+            for (BucketModel.Link l : expected.links()[i] == null ? new BucketModel.Link[0] : expected.links()[i]) {
+                forgave |= l.forgiven().signum() > 0;
+                charged |= l.capAfterTake() && expected.taken()[i];
+            }
+            if (charged) {
+                foreignCharged++;
+            }
+            if (forgave) {
+                forgivenCalls++;
             }
         }
         if (refused(requests, actual)) {
@@ -195,6 +218,14 @@ public final class AccuracyRun {
 
     void send(int client, int mask) {
         call(requests(client, mask));
+    }
+
+    /**
+     * A request of a client under the limits of {@code plan} (whichever plan the client is on):
+     * a node of another configuration, as during a rolling change, on the same keys.
+     */
+    void sendVia(int client, int mask, int plan) {
+        call(requests(client, mask, plan));
     }
 
     void sendAndRetry(int client, int mask) {
@@ -293,25 +324,30 @@ public final class AccuracyRun {
      *
      * <p>Token bucket, for each limit: its history is the chain of states it read, back to one
      * that started full (none stored: a new key, or a restart of the store). Each call that wrote
-     * the bucket is a link; each limit of a call read one state of the previous link (its own,
-     * found by tag or position, or the one with the latest arrival time: see {@link BucketModel}),
-     * so across a reload, a reorder or a node of other limits a limit's history follows the state
-     * it read, not its position. For each earlier admission a at time s on that chain up to this
-     * one at t: the admitted cost, each token weighed by the time per token T of the limit that
-     * admitted it, is at most {@code (t - s) + C·T} (the time to fill at t) plus the time
+     * the bucket is a link; each state it wrote continues one state of the previous link: a
+     * limit of the call its own (found by tag), or the one with the latest arrival time (see
+     * {@link BucketModel}), and a foreign state (a node of other limits wrote it) itself, charged
+     * what the call took. So across a reload, a reorder or a node of other limits a limit's
+     * history follows the state it read, not its position, and holds the admissions of every
+     * configuration that charged it. For each earlier admission a at time s on that chain up to
+     * this one at t: the admitted cost, each token weighed by the time per token T of the limit
+     * whose state took it, is at most {@code (t - s) + C·T} (the time to fill at t) plus the time
      * forgiven by capping after a (a reload, plan change or state of another limit whose debt
-     * exceeded the time to fill). While the limit stays the same along the chain this is the
-     * classic {@code cost <= C + r·(t - s)}, checked on its own as well.
+     * exceeded the time to fill; a foreign state charged beyond its own time to fill, a's own
+     * charge included). While the limit stays the same along the chain this is the classic
+     * {@code cost <= C + r·(t - s)} (plus what caps forgave, in tokens), checked on its own as
+     * well.
      *
      * <p>Sliding log, while a key's limits stay the same: at most N in any window W.
      */
     static final class Bounds {
 
         /**
-         * One call on one key: for a token bucket also which state of the call that last wrote
-         * it ({@code read}) each limit read ({@code sources}, -1: none).
+         * One call on one key: for a token bucket also the call that last wrote it before
+         * ({@code read}), and when this call wrote it, the states it wrote ({@code links}: which
+         * state of {@code read} each continues).
          */
-        record Event(long order, long time, boolean admitted, long cost, List<Limit> limits, Q[] forgiven, int[] sources,
+        record Event(long order, long time, boolean admitted, long cost, List<Limit> limits, BucketModel.Link[] links,
                      Event read) {
         }
 
@@ -332,12 +368,11 @@ public final class AccuracyRun {
                 if (!events.isEmpty() && events.get(events.size() - 1).limits().size() != r.limits().size()) {
                     events.clear(); // a new history
                 }
-                Event e = new Event(order, now, o.taken()[i], r.cost(), r.limits(), o.forgiven()[i], o.sources()[i], null);
+                Event e = new Event(order, now, o.taken()[i], r.cost(), r.limits(), null, null);
                 events.add(e);
                 return e.admitted() ? checkLog(events, e) : null;
             }
-            Event e = new Event(order, now, o.taken()[i], r.cost(), r.limits(), o.forgiven()[i], o.sources()[i],
-                    written.get(id));
+            Event e = new Event(order, now, o.taken()[i], r.cost(), r.limits(), o.links()[i], written.get(id));
             if (o.wrote()[i]) {
                 written.put(id, e);
             }
@@ -347,8 +382,9 @@ public final class AccuracyRun {
         private static String checkBucket(Event now) {
             for (int j = 0; j < now.limits().size(); j++) {
                 Limit limit = now.limits().get(j);
-                Q perToken = Q.of(limit.refillPeriodMicros(), limit.refillTokens());
-                Q fill = perToken.times(limit.capacity());
+                BucketModel.Tag mine = BucketModel.Tag.of(limit);
+                Q perToken = mine.perToken();
+                Q fill = mine.full();
                 Q weighed = Q.ZERO;
                 Q forgiven = Q.ZERO;
                 long tokens = 0;
@@ -356,28 +392,33 @@ public final class AccuracyRun {
                 Event a = now;
                 int at = j;
                 while (a != null && at >= 0) {
-                    Limit then = a.limits().get(at);
-                    sameLimit &= then.equals(limit);
+                    BucketModel.Link link = a.links()[at];
+                    sameLimit &= link.tag().equals(mine);
+                    // a foreign state's cap came after its charge: it counts for a's own admission too
+                    if (link.capAfterTake()) {
+                        forgiven = forgiven.plus(link.forgiven());
+                    }
                     if (a.admitted()) {
-                        weighed = weighed.plus(Q.of(then.refillPeriodMicros(), then.refillTokens()).times(a.cost()));
+                        weighed = weighed.plus(link.tag().perToken().times(a.cost()));
                         tokens += a.cost();
-                        Q bound = Q.of(now.time() - a.time()).plus(fill).plus(forgiven);
+                        Q elapsed = Q.of(now.time() - a.time());
+                        Q bound = elapsed.plus(fill).plus(forgiven);
                         if (weighed.compareTo(bound) > 0) {
                             return "limit " + limit + " admitted " + weighed + " µs of tokens since t=" + a.time()
                                     + ", more than the elapsed time plus the time to fill plus the time forgiven, " + bound;
                         }
-                        long classic = limit.capacity()
-                                + Q.of(now.time() - a.time()).dividedBy(perToken).floor();
+                        long classic = limit.capacity() + elapsed.plus(forgiven).dividedBy(perToken).floor();
                         if (sameLimit && tokens > classic) {
                             return "limit " + limit + " admitted " + tokens + " tokens since t=" + a.time()
-                                    + ", more than capacity + rate x elapsed = " + classic;
+                                    + ", more than capacity + rate x (elapsed + forgiven) = " + classic;
                         }
                     }
-                    // what a call forgave happened before its own take: it counts for earlier admissions only
-                    forgiven = forgiven.plus(a.forgiven()[at]);
-                    int source = a.sources()[at];
+                    // what a limit's cap forgave happened before its own take: it counts for earlier admissions only
+                    if (!link.capAfterTake()) {
+                        forgiven = forgiven.plus(link.forgiven());
+                    }
+                    at = link.source();
                     a = a.read();
-                    at = source;
                 }
             }
             return null;

@@ -18,7 +18,8 @@ import org.quicktheories.core.Gen;
 
 /**
  * A random life of a rate limiter as the stores see it: two policies, two clients, two plans,
- * and a sequence of requests (over one or both policies, enforcing or shadow, with costs), clock
+ * and a sequence of requests (over one or both policies, enforcing or shadow, with costs; some
+ * under another plan's limits, as a node of another configuration sends them), clock
  * steps, reloads that change a policy's limits (capacity, rate, number of limits) or roll them
  * back, plan changes,
  * algorithm switches, cost and mode changes, and restarts of the store. {@link AccuracyRun}
@@ -77,6 +78,16 @@ public record AccuracyScenario(Setup setup, List<Action> actions) {
     record Send(int client, int policies) implements Action {
         public void run(AccuracyRun run) {
             run.send(client, policies);
+        }
+    }
+
+    /**
+     * A request of a client under another plan's limits, its own plan unchanged: a node of another
+     * configuration on the same keys, as while a change rolls out.
+     */
+    record SendVia(int client, int policies, int plan) implements Action {
+        public void run(AccuracyRun run) {
+            run.sendVia(client, policies, plan);
         }
     }
 
@@ -191,6 +202,7 @@ public record AccuracyScenario(Setup setup, List<Action> actions) {
         Gen<Integer> plan = ints(0, PLANS - 1);
         return frequency(
                 weight(30, client.zip(mask, Send::new)),
+                weight(8, client.zip(mask, plan, SendVia::new)),
                 weight(12, client.zip(mask, SendAndRetry::new)),
                 weight(8, client.zip(policy, ProbeNext::new)),
                 weight(25, steps().map(Advance::new)),

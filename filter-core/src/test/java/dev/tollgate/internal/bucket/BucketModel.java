@@ -18,24 +18,31 @@ import java.util.Map;
  * refills n tokens every p µs (T = p/n µs per token), the bucket owes D = max(0, TAT - now),
  * capped at the time to fill C·T; it admits cost k when D + k·T <= C·T, and then owes D + k·T.
  * Which state a limit reads (issue 28: nodes of two configurations share keys during a rolling
- * deploy or a reload): a state written by a call of several limits carries a tag per limit, the
- * limit's time to fill C·p (in 1/n µs) and its n; a state of one limit carries none, as every
- * version wrote it.
+ * deploy or a reload): every state carries a tag naming the limit that wrote it, its capacity C,
+ * p and n.
  * <ul>
- *   <li>tagged states: limit j reads the first not yet used whose tag is its own;</li>
- *   <li>untagged states as many as the limits: limit j reads the j-th (every earlier version);</li>
- *   <li>otherwise (no state of its own, or untagged states of another number): limit j reads the
- *       latest arrival time of them all, each rounded up to a whole microsecond. A limit new to
- *       the key so owes what the key owes most, capped at its own time to fill; no change of
- *       limits, order, rate or burst reads a bucket as full.</li>
+ *   <li>limit j reads the first state not yet read whose tag is its own;</li>
+ *   <li>a key of one state without a tag (written before tags), read by one limit: that limit's;</li>
+ *   <li>otherwise (no state of its own): the latest arrival time of all the states, each rounded
+ *       up to a whole microsecond. A limit new to the key so owes what the key owes most, capped
+ *       at its own time to fill; no change of limits, order, rate or burst reads a bucket as
+ *       full.</li>
  * </ul>
+ * The states whose tags name limits not among the call's are foreign: a node of another
+ * configuration wrote them. A call that takes cost k charges each foreign state k of its own
+ * tokens (k·p_f/n_f µs), up to its own time to fill, and keeps it; so every limit of every
+ * configuration in force counts every admission, and each node admits by its own limits. A
+ * foreign state that is full is dropped when the key is written, and at most four are kept,
+ * those owing most in whole µs (of equals, the first). States without tags count only for the
+ * latest arrival time, and are dropped when the key is written.
  * Normalisations, written back even when nothing is taken:
  * <ul>
  *   <li>a debt above the time to fill is capped, and the capped state is stored (the excess is
- *       forgiven from this moment on; a refusal therefore says the truth about when to retry),
- *       in the shape of the limits read: a debt read from another limit's state too;</li>
+ *       forgiven from this moment on; a refusal therefore says the truth about when to retry):
+ *       a debt read from another limit's state too;</li>
  *   <li>a read that caps nothing writes nothing, whatever it read (a refused read changes
- *       nothing later reads see, and a later read under the same limits reads the same);</li>
+ *       nothing later reads see, and a later read under the same limits reads the same); a
+ *       refused read that caps charges nothing and keeps the foreign states as read;</li>
  *   <li>an arrival time written under another refill unit n, and not a whole microsecond, is
  *       read rounded up to the next whole microsecond (never in the client's favour). It is
  *       stored so only when the key is written for another reason.</li>
@@ -134,21 +141,51 @@ public final class BucketModel {
         }
     }
 
-    /**
-     * A token bucket: per state its arrival time, the refill tokens n of the limit it was written
-     * under, and its tag: that limit's time to fill C·p in 1/n µs, or 0 (no tag) in a bucket of
-     * one limit.
-     */
-    record Bucket(Q[] tats, long[] writtenUnder, long[] tags) {
+    /** What names a token-bucket state: the limit of capacity C that refills n tokens every p µs. */
+    record Tag(long capacity, long p, long n) {
 
-        boolean tagged() {
-            for (long t : tags) {
-                if (t != 0) {
-                    return true;
-                }
-            }
-            return false;
+        static Tag of(Limit l) {
+            return new Tag(l.capacity(), l.refillPeriodMicros(), l.refillTokens());
         }
+
+        /** The time per token, p/n µs. */
+        Q perToken() {
+            return Q.of(p, n);
+        }
+
+        /** The time to fill, C·p/n µs. */
+        Q full() {
+            return perToken().times(capacity);
+        }
+    }
+
+    /**
+     * One state of a token bucket: its arrival time, the refill tokens n of the limit it was
+     * written under, and its tag ({@code null}: none, written before tags).
+     */
+    record State(Q tat, long writtenUnder, Tag tag) {
+
+        /** The arrival time read under n tokens: rounded up to a whole µs when written under another n. */
+        Q tatUnder(long n) {
+            return !tat.isWhole() && writtenUnder != n ? Q.of(tat.ceil()) : tat;
+        }
+    }
+
+    /** A token bucket: the call's limits' states, then the foreign ones it keeps. */
+    record Bucket(List<State> states) {
+    }
+
+    /** A foreign state kept by a call: where it was ({@code index}), its debt as read, and what its cap forgave. */
+    private record Foreign(int index, Tag tag, Q debt, Q forgiven) {
+    }
+
+    /**
+     * One state a call wrote, for the bound checks: its tag, which state of the key as read it
+     * continues ({@code -1}: none, it started full), and the time its cap forgave; for a limit
+     * of the call before its own take ({@code capAfterTake} false), for a foreign state after
+     * its charge.
+     */
+    record Link(Tag tag, int source, Q forgiven, boolean capAfterTake) {
     }
 
     /** A sliding log: the times of admitted requests, oldest first. */
@@ -160,9 +197,11 @@ public final class BucketModel {
      * What one call did, for the bound checks: the reply, whether each bucket took, and for a
      * token bucket per limit the time forgiven by capping (zero when none) and which stored state
      * it read ({@code -1} for none: it started full; for a limit that read the latest arrival
-     * time, the state that holds it), and whether the bucket was written.
+     * time, the state that holds it), whether the bucket was written, and if so each state it
+     * wrote ({@code links}: the limits' in order, then the foreign ones; {@code null} when not
+     * written).
      */
-    record Outcome(long[] reply, boolean[] taken, Q[][] forgiven, int[][] sources, boolean[] wrote) {
+    record Outcome(long[] reply, boolean[] taken, Q[][] forgiven, int[][] sources, boolean[] wrote, Link[][] links) {
     }
 
     private final Map<String, Object> states = new HashMap<>();
@@ -184,6 +223,7 @@ public final class BucketModel {
         boolean[] capped = new boolean[n];
         boolean[] admits = new boolean[n];
         Log[] logs = new Log[n];
+        List<List<Foreign>> foreign = new ArrayList<>();
         long[][] counts = new long[n][];
         boolean all = true;
         for (int i = 0; i < n; i++) {
@@ -209,25 +249,19 @@ public final class BucketModel {
                 logs[i] = log;
                 forgiven[i] = new Q[0];
                 sources[i] = new int[0];
+                foreign.add(List.of());
             } else {
                 Bucket b = states.get(id(r)) instanceof Bucket s ? s : null;
+                List<State> stored = b == null ? List.of() : b.states();
                 debts[i] = new Q[m];
                 forgiven[i] = new Q[m];
-                boolean[] own = new boolean[m];
-                sources[i] = read(b, limits, own);
+                boolean[] used = new boolean[stored.size()];
+                sources[i] = read(stored, limits, now, debts[i], used);
                 for (int j = 0; j < m; j++) {
                     Limit l = limits.get(j);
                     Q perToken = Q.of(l.refillPeriodMicros(), l.refillTokens());
                     Q full = perToken.times(l.capacity());
-                    Q d = Q.ZERO;
-                    int s = sources[i][j];
-                    if (s >= 0) {
-                        Q tat = b.tats()[s];
-                        if (!own[j] || (!tat.isWhole() && b.writtenUnder()[s] != l.refillTokens())) {
-                            tat = Q.of(tat.ceil());
-                        }
-                        d = Q.max(Q.ZERO, tat.minus(Q.of(now)));
-                    }
+                    Q d = debts[i][j];
                     forgiven[i][j] = Q.ZERO;
                     if (d.compareTo(full) > 0) {
                         forgiven[i][j] = d.minus(full);
@@ -237,6 +271,7 @@ public final class BucketModel {
                     debts[i][j] = d;
                     ok &= d.plus(perToken.times(r.cost())).compareTo(full) <= 0;
                 }
+                foreign.add(foreign(stored, used, limits, now));
             }
             admits[i] = ok;
             if (r.enforcing() && !ok) {
@@ -250,6 +285,7 @@ public final class BucketModel {
         long[] out = new long[4 * size];
         boolean[] taken = new boolean[n];
         boolean[] wrote = new boolean[n];
+        Link[][] links = new Link[n][];
         int at = 0;
         for (int i = 0; i < n; i++) {
             BucketRequest r = requests.get(i);
@@ -284,9 +320,8 @@ public final class BucketModel {
                 }
                 continue;
             }
-            Q[] tats = new Q[limits.size()];
-            long[] units = new long[limits.size()];
-            long[] tags = new long[limits.size()];
+            List<State> written = new ArrayList<>();
+            List<Link> link = new ArrayList<>();
             for (int j = 0; j < limits.size(); j++, at += 4) {
                 Limit l = limits.get(j);
                 Q perToken = Q.of(l.refillPeriodMicros(), l.refillTokens());
@@ -299,58 +334,104 @@ public final class BucketModel {
                 out[at + 1] = after.signum() > 0 ? after.minus(perToken.times(l.capacity() - remaining - 1)).ceil() : 0;
                 out[at + 2] = after.ceil();
                 out[at + 3] = wanted.compareTo(full) > 0 ? wanted.minus(full).ceil() : 0;
-                tats[j] = Q.of(now).plus(after);
-                units[j] = l.refillTokens();
-                tags[j] = limits.size() > 1 ? l.capacity() * l.refillPeriodMicros() : 0;
+                written.add(new State(Q.of(now).plus(after), l.refillTokens(), Tag.of(l)));
+                link.add(new Link(Tag.of(l), sources[i][j], forgiven[i][j], false));
+            }
+            for (Foreign f : foreign.get(i)) {
+                Q d = f.debt();
+                Q cut = f.forgiven();
+                if (take) {
+                    d = d.plus(f.tag().perToken().times(r.cost()));
+                    if (d.compareTo(f.tag().full()) > 0) {
+                        cut = cut.plus(d.minus(f.tag().full()));
+                        d = f.tag().full();
+                    }
+                }
+                written.add(new State(Q.of(now).plus(d), f.tag().n(), f.tag()));
+                link.add(new Link(f.tag(), f.index(), cut, true));
             }
             if (take || capped[i]) {
-                states.put(id(r), new Bucket(tats, units, tags));
+                states.put(id(r), new Bucket(written));
                 wrote[i] = true;
+                links[i] = link.toArray(new Link[0]);
             }
         }
-        return new Outcome(out, taken, forgiven, sources, wrote);
+        return new Outcome(out, taken, forgiven, sources, wrote, links);
     }
 
     /**
-     * Which state each limit reads: the limit's own (tagged with its tag, or by position; then
-     * {@code own[j]}), else the one with the latest arrival time rounded up to a whole µs (the
-     * first of equals), or -1 when the bucket holds nothing.
+     * Each limit's debt into {@code debts}, not yet capped: its own state's (the first not yet
+     * read with its tag, or the one untagged state of a key read by one limit; then marked in
+     * {@code used}), else the latest arrival time of all the states rounded up to a whole µs.
+     * Returns which state each read: its own, or the one with the latest arrival time (the first
+     * of equals), or -1 when the key holds nothing.
      */
-    private static int[] read(Bucket b, List<Limit> limits, boolean[] own) {
+    private static int[] read(List<State> stored, List<Limit> limits, long now, Q[] debts, boolean[] used) {
         int m = limits.size();
+        int k = stored.size();
         int[] source = new int[m];
-        java.util.Arrays.fill(source, -1);
-        if (b == null || b.tats().length == 0) {
-            return source;
-        }
-        int k = b.tats().length;
-        boolean tagged = b.tagged();
-        boolean[] used = new boolean[k];
-        int latest = 0;
-        for (int s = 1; s < k; s++) {
-            if (b.tats()[s].ceil() > b.tats()[latest].ceil()) {
+        int latest = -1;
+        for (int s = 0; s < k; s++) {
+            if (latest < 0 || stored.get(s).tat().ceil() > stored.get(latest).tat().ceil()) {
                 latest = s;
             }
         }
         for (int j = 0; j < m; j++) {
             Limit l = limits.get(j);
-            if (tagged) {
-                for (int s = 0; s < k && source[j] < 0; s++) {
-                    if (!used[s] && b.tags()[s] == l.capacity() * l.refillPeriodMicros()
-                            && b.writtenUnder()[s] == l.refillTokens()) {
-                        used[s] = true;
-                        source[j] = s;
-                    }
+            int own = -1;
+            for (int s = 0; s < k && own < 0; s++) {
+                if (!used[s] && Tag.of(l).equals(stored.get(s).tag())) {
+                    own = s;
                 }
-            } else if (k == m) {
-                source[j] = j;
             }
-            own[j] = source[j] >= 0;
-            if (!own[j]) {
+            if (own < 0 && k == 1 && m == 1 && stored.get(0).tag() == null) {
+                own = 0;
+            }
+            if (own >= 0) {
+                used[own] = true;
+                source[j] = own;
+                debts[j] = Q.max(Q.ZERO, stored.get(own).tatUnder(l.refillTokens()).minus(Q.of(now)));
+            } else {
                 source[j] = latest;
+                debts[j] = latest < 0 ? Q.ZERO : Q.max(Q.ZERO, Q.of(stored.get(latest).tat().ceil()).minus(Q.of(now)));
             }
         }
         return source;
+    }
+
+    /**
+     * The foreign states a call keeps: those not read as a limit's own, with a tag that names no
+     * limit of the call, not full (a debt above the time to fill, which only a clock that ran
+     * back could leave, is capped), at most four: those owing most in whole µs, of equals the
+     * first, in their order.
+     */
+    private static List<Foreign> foreign(List<State> stored, boolean[] used, List<Limit> limits, long now) {
+        List<Foreign> out = new ArrayList<>();
+        for (int s = 0; s < stored.size(); s++) {
+            State st = stored.get(s);
+            if (used[s] || st.tag() == null || limits.stream().anyMatch(l -> Tag.of(l).equals(st.tag()))) {
+                continue;
+            }
+            Q d = Q.max(Q.ZERO, st.tatUnder(st.tag().n()).minus(Q.of(now)));
+            Q cut = Q.ZERO;
+            if (d.compareTo(st.tag().full()) > 0) {
+                cut = d.minus(st.tag().full());
+                d = st.tag().full();
+            }
+            if (d.signum() > 0) {
+                out.add(new Foreign(s, st.tag(), d, cut));
+            }
+        }
+        while (out.size() > 4) {
+            int least = out.size() - 1;
+            for (int g = out.size() - 2; g >= 0; g--) {
+                if (out.get(g).debt().ceil() < out.get(least).debt().ceil()) {
+                    least = g;
+                }
+            }
+            out.remove(least);
+        }
+        return out;
     }
 
     private static long longestWindow(List<Limit> limits) {

@@ -353,6 +353,52 @@ public abstract class BucketStoreContract {
     }
 
     /**
+     * Two configurations of the same number of limits but other bursts in force at once
+     * ({@code 5/s burst 10} on one node, {@code 8/s burst 6} on the other), a client alternating,
+     * many requests over 3 s of a controlled clock. The smaller burst used to cap the debt it
+     * read and store the cap, so the other node found tokens the client had spent: the cap
+     * forgave the debt at every switch. Now each node reads its own limit's state, and every
+     * admission is charged to the other's too: at most the more generous configuration's bound
+     * plus one burst of the other.
+     */
+    @Test
+    void twoBurstsInForceAtOnceDoNotForgiveTheDebtAtEachSwitch() {
+        String k = key("two-bursts");
+        int admittedCount = 0;
+        int sent = 0;
+        for (long t = 0; t < 3_000_000; t += 2_000, sent++) {
+            admittedCount += admitted(take(k, sent % 2 == 0 ? "5/s burst 10" : "8/s burst 6")) ? 1 : 0;
+            clock.advanceMicros(2_000);
+        }
+        assertTrue(admittedCount <= 10 + 6 + 8 * 3, sent + " requests alternating between 5/s burst 10 and 8/s burst 6 over"
+                + " 3 s admitted " + admittedCount + ", more than 10 + 6 + 8 x 3");
+        assertTrue(admittedCount >= 6 + 8 * 3 - 1, "and no fewer than the generous configuration alone: " + admittedCount);
+    }
+
+    /**
+     * A reload on one node back and forth ({@code 5/s burst 10}, then {@code 8/s burst 6}, then
+     * back): each limit keeps its own debt. The smaller burst's cap (stored, so its refusal's
+     * Retry-After holds) is its own state's; the larger finds its own 2 s again.
+     */
+    @Test
+    void aReloadBackAndForthKeepsEachLimitsOwnDebt() {
+        String k = key("reload-back-and-forth");
+        assertEquals(10, takeUntilRefused(k, "5/s burst 10", 20), "A's burst; A owes 2 s");
+        long[] b = take(k, "8/s burst 6");
+        assertFalse(admitted(b), "B reads the largest debt there is, 2 s, capped at its own time to fill, 0.75 s");
+        assertEquals(125_000, b[3], "B: one token away");
+        long[] a = take(k, "5/s burst 10");
+        assertFalse(admitted(a), "back to A: its own 2 s, not B's cap (before: B's 0.75 s, and 6 more admitted)");
+        assertEquals(200_000, a[3], "A: one token of its own away");
+        clock.advanceMicros(200_000);
+        assertTrue(admitted(take(k, "5/s burst 10")), "A's token came");
+        long[] again = take(k, "8/s burst 6");
+        assertFalse(admitted(again), "B: its own capped 0.75 s, 0.2 s later, plus the 0.125 s A's admission cost it");
+        assertEquals(50_000, again[3]);
+        assertFalse(admitted(take(k, "5/s burst 10")), "A: 1.8 s of its own, plus 0.2 s for the one it admitted");
+    }
+
+    /**
      * A limit that is new to the key reads the largest debt it finds (in whole µs, rounded up),
      * capped at its own time to fill; the other limits keep their own.
      */
@@ -371,29 +417,55 @@ public abstract class BucketStoreContract {
     }
 
     /**
-     * A state of several limits in the format every version before tags wrote (untagged) is read
-     * by position when its number of limits is the request's, as those versions read it: an
-     * upgrade keeps every debt. Of another number, it reads the largest debt.
+     * A key of one state without a tag, as every build before tags wrote a bucket of one limit,
+     * read by one limit: that limit's own, to the microsecond (a single node upgrading keeps its
+     * clients' debts). Read by two limits, it is a state of unknown limits: each reads its debt.
      */
     @Test
-    void anUntaggedStateOfSeveralLimitsIsReadByPositionWhenItsCountMatches() {
+    void anUntaggedStateOfOneLimitIsTheOneLimitsOwn() {
+        String k = key("upgrade-one");
+        long now = clock.nowMicros();
+        writeUntagged(k, now + 30_000_000L);
+        long[] r = take(k, "1/min burst 2");
+        assertTrue(admitted(r));
+        assertArrayEquals(new long[] {0, 30_000_000, 90_000_000, 0}, r, "owed 30 s, plus one token: 90 s");
+        assertFalse(admitted(take(k, "1/min burst 2")), "and written back as this limit's own");
+        String two = key("upgrade-one-two");
+        writeUntagged(two, now + 30_000_000L);
+        long[] both = take(two, "1/min burst 2; 100/day");
+        assertArrayEquals(new long[] {0, 30_000_000, 90_000_000, 0, 98, 30_000_000, 864_000_000 + 30_000_000, 0}, both,
+                "each limit reads the 30 s the state owes");
+    }
+
+    /**
+     * States of several limits without tags (as builds before tags wrote them) name no limit:
+     * each limit reads the largest debt among them, capped at its own time to fill, whether or not
+     * their number is the call's. (Until the rule of issue 28's addendum they were read by
+     * position when their number matched.)
+     */
+    @Test
+    void untaggedStatesOfSeveralLimitsAreReadAsTheLargestDebt() {
         String k = key("upgrade-untagged");
         long now = clock.nowMicros();
         writeUntagged(k, now + 30_000_000L, now + 864_000_000L);
         long[] r = take(k, "1/min burst 2; 100/day");
-        assertTrue(admitted(r));
-        assertArrayEquals(new long[] {0, 30_000_000, 90_000_000, 0, 98, 864_000_000, 1_728_000_000, 0}, r,
-                "the minute owes 30 s and the day 864 s, each its own, plus one token each");
+        assertFalse(admitted(r), "the minute limit reads 864 s, capped at its 2 min: full");
+        assertArrayEquals(new long[] {0, 60_000_000, 120_000_000, 60_000_000, 99, 864_000_000, 864_000_000, 0}, r);
         String other = key("upgrade-untagged-other");
         writeUntagged(other, now + 30_000_000L, now + 864_000_000L);
         long[] three = take(other, "1/min burst 2; 100/day; 1/s");
         assertFalse(admitted(three), "read under three limits: each reads the largest debt, 864 s");
         assertEquals(60_000_000, three[3], "the minute limit, its debt capped at its time to fill (2 min): one token away");
+        clock.advanceMicros(60_000_000);
+        long[] later = take(k, "1/min burst 2; 100/day");
+        assertTrue(admitted(later), "the capped minute was written (the refusal's Retry-After holds), and the day kept 864 s");
+        assertEquals(98, later[4]);
+        assertEquals(864_000_000 - 60_000_000 + 864_000_000, later[6], "the day: 804 s left of what it read, plus its token");
     }
 
     /**
-     * Writes a token-bucket state of several limits, each a whole µs arrival time, as versions
-     * before tags wrote it (untagged), expiring after the latest.
+     * Writes a token-bucket state of one or several whole µs arrival times, as builds before tags
+     * wrote it (untagged), expiring after the latest.
      */
     protected abstract void writeUntagged(String key, long... tats);
 

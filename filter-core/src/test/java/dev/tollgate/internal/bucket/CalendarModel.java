@@ -21,12 +21,16 @@ import java.util.Map;
  * microsecond and ends at the first microsecond after it whose window differs, found by search.
  *
  * <p>A key holds, per limit of the call that last took, the window it counted in and its count,
- * until the latest of those windows ends. A call (of any limits, zones and units: nodes of two
- * configurations share keys) reads, per limit: the count of the first unclaimed state of its
- * very window; else the largest count of the states whose windows overlap its own, leaving out
- * those other limits claimed unless the key holds fewer states than the call has limits. A count
- * of other windows, not written over, holds until the key's latest window ends. Not
- * thread-safe.
+ * then the states of other windows it kept, until the latest of those windows ends. A call (of
+ * any limits, zones and units: nodes of two configurations share keys) reads, per limit: the
+ * count of the first unclaimed state of its very window; else the largest count of the states
+ * whose windows overlap its own, leaving out those other limits claimed unless the key holds
+ * fewer states than the call has limits. A count of other windows, not written over, holds until
+ * the key's latest window ends; a limit's own count, until its window ends or, when states of
+ * other windows outlast it whose counts would refuse the request in the next window, until the
+ * last of those ends. A call that takes writes its limits' states, then keeps every
+ * state no limit claimed whose window has not ended, charged the cost: each configuration in
+ * force counts every admission in its own windows. Not thread-safe.
  */
 final class CalendarModel {
 
@@ -135,6 +139,13 @@ final class CalendarModel {
             holds[j] = ends[j];
             if (own[j] >= 0) {
                 used[j] = stored.get(own[j]).count();
+                // a state of another window that outlasts this one and would refuse in the next holds the refusal
+                for (int s = 0; s < k; s++) {
+                    Held h = stored.get(s);
+                    if ((!claimed[s] || k < m) && h.end() > holds[j] && h.count() + cost > limits.get(j).capacity()) {
+                        holds[j] = h.end();
+                    }
+                }
             } else {
                 for (int s = 0; s < k; s++) {
                     Held h = stored.get(s);
@@ -160,6 +171,12 @@ final class CalendarModel {
             out[4 * j + 2] = next;
             out[4 * j + 3] = used[j] + cost > capacity ? left : 0;
             written.add(new Held(starts[j], ends[j], after));
+        }
+        for (int s = 0; s < k; s++) {
+            Held h = stored.get(s);
+            if (!claimed[s] && h.end() > now) {
+                written.add(new Held(h.start(), h.end(), h.count() + cost));
+            }
         }
         if (admit) {
             held.put(key, written);

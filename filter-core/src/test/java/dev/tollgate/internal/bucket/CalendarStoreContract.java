@@ -289,6 +289,32 @@ public abstract class CalendarStoreContract {
     }
 
     /**
+     * A unit change whose nodes outlast an hour ({@code 3/day calendar} on one, {@code 5/hour
+     * calendar} on the other): each keeps the other's window and charges it what it takes, so the
+     * day counts what the hour node admitted in every hour, not only in the hour it last read.
+     * (When each write dropped the other's window, the hour's next window started from nothing,
+     * and the day then read the new hour's count: a day node admitted again at 11:30.)
+     */
+    @Test
+    protected void aWindowOfAnotherUnitIsKeptAndCountsWhatTheOtherNodeTakes() {
+        String k = key("unit-kept");
+        at("2026-06-10T10:00:00Z");
+        assertEquals(0, take(k, "3/day calendar", "UTC", 1)[3]);
+        assertEquals(0, take(k, "3/day calendar", "UTC", 1)[3]);
+        at("2026-06-10T10:30:00Z");
+        long[] hour = take(k, "5/hour calendar", "UTC", 1);
+        assertEquals(2, hour[0], "the hour, new to the key, counts the day's two, plus its own");
+        at("2026-06-10T11:20:00Z");
+        hour = take(k, "5/hour calendar", "UTC", 1);
+        assertEquals(1, hour[0], "the next hour counts the day (charged the hour's last: 3), plus its own");
+        at("2026-06-10T11:30:00Z");
+        long[] day = take(k, "3/day calendar", "UTC", 1);
+        assertEquals(micros(Duration.ofHours(12).plusMinutes(30)), day[3],
+                "the day counted both of the hour node's: 4 of 3, refused until the day ends");
+        assertEquals(0, day[0]);
+    }
+
+    /**
      * A quota of one limit becomes two ({@code 3/day calendar} and {@code 3/day calendar;
      * 10/hour calendar}): the day finds its own count, the new hour reads the largest count whose
      * window overlaps its own.

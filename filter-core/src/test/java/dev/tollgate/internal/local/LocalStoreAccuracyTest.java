@@ -32,6 +32,7 @@ public class LocalStoreAccuracyTest {
         tally.atLeast("a Retry-After obeyed", 30);
         tally.atLeast("a t probed", 40);
         tally.atLeast("a debt forgiven", 5);
+        tally.atLeast("a state of another configuration charged", 20);
     }
 
     private void theLocalStoreAgreesWithTheModelAndKeepsItsPromises(AccuracyScenario scenario, Tally tally) {
@@ -54,6 +55,7 @@ public class LocalStoreAccuracyTest {
         tally.count("a Retry-After obeyed", run.retriesChecked > 0);
         tally.count("a t probed", run.nextsChecked > 0);
         tally.count("a debt forgiven", run.forgivenCalls > 0);
+        tally.count("a state of another configuration charged", run.foreignCharged > 0);
     }
 
     static Gen<AccuracyScenario> scenarios() {

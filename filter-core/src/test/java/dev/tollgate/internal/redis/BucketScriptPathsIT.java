@@ -34,9 +34,12 @@ import org.quicktheories.core.Gen;
  * pause gate on the second (which takes the general path: the gate admits and takes nothing), at
  * the same time, and wants the same four numbers, the same stored state and the same expiry.
  *
- * <p>The states are the ones a key can hold: none, a whole arrival time around now or far beyond
- * a full bucket, one with a remainder in 1/n µs (of this n or another), one of an earlier
- * version ({@code <tat>:<frac>}), one of several limits, one past 2^53, a sorted set, text.
+ * <p>The states are the ones a key can hold: none, the bucket's own (with its tag: a whole arrival
+ * time around now or far beyond a full bucket, or one with a remainder in 1/n µs of this n or
+ * another), a state of another node's limit, the bucket's own and another's (in either order: a
+ * value that merely ends with the bucket's tag is not its own state alone), one without a tag
+ * (of an earlier build: whole, with a remainder, or {@code <tat>:<frac>}), several without tags,
+ * one past 2^53, a sorted set, text.
  * With Redis' clock the fast call reads {@code TIME} and the general one is given that time; with
  * the test's clock both are given one.
  */
@@ -48,10 +51,17 @@ class BucketScriptPathsIT extends OwnRedisProperties {
     /** A stored state: kind, and the numbers it is made of (offsets from now in µs). */
     record Stored(String kind, long offset, long frac, long unit, long second) {
 
-        /** Writes it, without expiry, at {@code now}. */
-        void write(String key, long now) {
+        /** Writes it, without expiry, at {@code now}, for the lone bucket {@code b} (whose tag "own" states carry). */
+        void write(String key, long now, Bucket b) {
+            String own = RedisStore.tag(b.request().limits().get(0));
+            String other = "~d.dpmo.b"; // another node's limit: capacity 3, a token every 63,194 µs
             switch (kind) {
                 case "none" -> { }
+                case "own" -> redis.command("SET", key, (now + offset) + own);
+                case "own-frac" -> redis.command("SET", key, (now + offset) + ":" + frac + ":" + unit + own);
+                case "foreign" -> redis.command("SET", key, (now + offset) + other);
+                case "own+foreign" -> redis.command("SET", key, (now + offset) + own + "," + (now + second) + other);
+                case "foreign+own" -> redis.command("SET", key, (now + second) + other + "," + (now + offset) + own);
                 case "tat" -> redis.command("SET", key, Long.toString(now + offset));
                 case "frac" -> redis.command("SET", key, (now + offset) + ":" + frac + ":" + unit);
                 case "old" -> redis.command("SET", key, (now + offset) + ":" + frac);
@@ -100,7 +110,8 @@ class BucketScriptPathsIT extends OwnRedisProperties {
 
     private static final List<String> PATHS = List.of("short form", "n = 1, cost > capacity", "n > 1");
     private static final List<String> DECISIONS = List.of("admitted", "refused, capped and written", "refused");
-    private static final List<String> KINDS = List.of("none", "tat", "frac", "old", "several", "huge", "zero-led", "zset", "text");
+    private static final List<String> KINDS = List.of("none", "own", "own-frac", "foreign", "own+foreign", "foreign+own",
+            "tat", "frac", "old", "several", "huge", "zero-led", "zset", "text");
 
     @Test
     void theLoneBucketsPathDecidesAsTheGeneralPath() {
@@ -130,8 +141,8 @@ class BucketScriptPathsIT extends OwnRedisProperties {
         String gate = "t:{b}:p:p";
         String[] time = redis.command("TIME").split("\n");
         long base = Long.parseLong(time[0]) * 1_000_000L + Long.parseLong(time[1]);
-        c.stored().write(fast, base);
-        c.stored().write(general, base);
+        c.stored().write(fast, base, c.bucket());
+        c.stored().write(general, base, c.bucket());
         Bucket b = c.bucket();
 
         long started = System.nanoTime();
@@ -167,9 +178,19 @@ class BucketScriptPathsIT extends OwnRedisProperties {
         long generalTtl = Long.parseLong(redis.command("PTTL", general));
         boolean wrote = generalTtl >= 0; // written states expire; the states written above do not
         long untilFull = one[2];
+        if (wrote) {
+            // the key expires when the last of its states is full: the other node's state it kept too
+            for (String state : generalValue.split(",")) {
+                String[] numbers = state.replaceAll("~.*", "").split(":");
+                long tat = Long.parseLong(numbers[0]) + (numbers.length > 1 && Long.parseLong(numbers[1]) > 0 ? 1 : 0);
+                untilFull = Math.max(untilFull, tat - now);
+            }
+        }
         long wantedTtl = Math.max(c.redisClock() ? 1 : 60_000, (untilFull + 999) / 1000);
         if (wrote) {
-            assertTrue(generalValue.matches("\\d+(:\\d+:\\d+)?"), "the state the general path wrote: " + generalValue);
+            assertTrue(generalValue.matches("\\d+(:\\d+:\\d+)?" + RedisStore.tag(b.request().limits().get(0))
+                            + "(,\\d+(:\\d+:\\d+)?~[a-z]+\\.[a-z]+\\.[a-z]+)?"),
+                    "the state the general path wrote: its own with its tag, and the other node's kept: " + generalValue);
             if (fastTtl == -2) {
                 // the fast path wrote too, with an expiry too short to see (a full bucket: 1 ms)
                 assertTrue(wantedTtl <= elapsedMs, "expired after " + elapsedMs + " ms, wanted " + wantedTtl);
@@ -204,7 +225,9 @@ class BucketScriptPathsIT extends OwnRedisProperties {
                 weight(2, longs(full - b.p() / b.n() - 2, full + 2)),
                 weight(1, longs(full, 3 * full + 10_000_000)));
         Gen<String> kind = frequency(
-                weight(4, just("none")), weight(8, just("tat")),
+                weight(4, just("none")), weight(8, just("own")), weight(2, just("own-frac")),
+                weight(2, just("foreign")), weight(2, just("own+foreign")), weight(2, just("foreign+own")),
+                weight(3, just("tat")),
                 weight(3, just("frac")), weight(1, just("old")),
                 weight(1, just("several")), weight(1, just("huge")),
                 weight(1, just("zero-led")), weight(1, just("zset")),

@@ -56,6 +56,7 @@ class RedisStoreAccuracyIT extends OwnRedisProperties {
         tally.count("a Retry-After obeyed", run.retriesChecked > 0);
         tally.count("a t probed", run.nextsChecked > 0);
         tally.count("a debt forgiven", run.forgivenCalls > 0);
+        tally.count("a state of another configuration charged", run.foreignCharged > 0);
     }
 
     static Gen<AccuracyScenario> scenarios() {

@@ -161,6 +161,36 @@ class RedisStoreAcrossSlotsIT {
         assertEquals(98, again[4], "and to its second: 98");
     }
 
+    /**
+     * A refund gives back to the states of another configuration's limits too: bucket.lua charged
+     * them what it took (a token bucket of {@code 5/min} on the other node, a calendar window of
+     * another zone), and the refund leaves each as it was.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = {"TOKEN_BUCKET", "CALENDAR"})
+    void aRefundGivesBackWhatTheStatesOfAnotherConfigurationWereCharged(Algorithm algorithm, RedisEndpoint redis) {
+        boolean calendar = algorithm == Algorithm.CALENDAR;
+        String key = "tollgate-test:{" + run + "-slot-a}:p";
+        List<Limit> theirs = calendar ? Limit.parse("5/hour calendar") : Limit.parse("5/min");
+        List<Limit> ours = calendar ? List.of(Limit.parse("5/hour calendar").get(0).inZone(java.time.ZoneId.of("Asia/Kolkata")))
+                : Limit.parse("10/min");
+        Replies.flat(other.acquire(List.of(new BucketRequest(key, theirs, 1, true, algorithm))));
+        String before = redis.command("GET", key);
+        BucketRequest a = new BucketRequest(key, ours, 1, true, algorithm);
+        BucketRequest b = request("slot-b", "1/min", algorithm);
+        port.beforeTakeInSlotB = () -> Replies.flat(other.acquire(List.of(b))); // someone else takes b's last token
+        long[] r = Replies.flat(store.acquire(List.of(a, b)));
+        assertTrue(r[7] > 0, "b refuses when it comes to taking");
+        String after = redis.command("GET", key);
+        assertTrue(after.endsWith("," + before), "the other configuration's state is again what it was: " + before + " in "
+                + after);
+        assertEquals(3, Replies.flat(other.acquire(List.of(new BucketRequest(key, theirs, 1, true, algorithm))))[0],
+                "the other configuration: 5, less its first, less this one");
+        assertEquals(calendar ? 2 : 6, Replies.flat(other.acquire(List.of(a)))[0], calendar
+                ? "ours (a window that overlaps theirs): their first, read as ours, their second, charged to ours, and this one"
+                : "ours: their first (12 s, read as two of ours), their second (charged to ours: one of ours), and this one");
+    }
+
     BucketRequest lease(String slot, String id) {
         return BucketRequest.lease("tollgate-test:{" + run + "-" + slot + "}:p:c",
                 new dev.tollgate.Concurrency(1, java.time.Duration.ofMinutes(1)).limit(), true, id);

@@ -21,8 +21,9 @@ import org.quicktheories.core.Gen;
 /**
  * The two forms of {@code bucket.lua}'s arguments (issue 15): the short form serves exactly the
  * lone one-limit token bucket of n = 1 whose cost is at most its capacity, and the script can tell the forms
- * apart by their length (short: two, or three with the test's time; general: at least nine), so
- * a general call is never taken for the short path. And the one piece of arithmetic the short
+ * apart by their length (short: three, or four with the test's time; general: at least nine), so
+ * a general call is never taken for the short path; the short form's third argument is the
+ * limit's tag, as the script writes it. And the one piece of arithmetic the short
  * path leans on without a correction: for an integer x below 2^53, x / 1000 in doubles never
  * rounds up to the next integer, so {@code x - x % 1000} is the exact multiple below.
  */
@@ -39,7 +40,7 @@ class ScriptFormsProperties {
     private void theShortFormServesTheLoneBucketOfNOne(BucketRequest r) {
         List<String> shortForm = RedisStore.shortArguments(r);
         List<String> general = RedisStore.bucketArguments(r, 1_700_000_000_000_000L);
-        assertTrue(2 + general.size() >= 9, "the general form is never as short as four: " + general);
+        assertTrue(2 + general.size() >= 9, "the general form is never as short as five: " + general);
         Limit first = r.limits().get(0);
         boolean serves = !r.isLease() && !r.gate() && r.algorithm() == Algorithm.TOKEN_BUCKET && r.limits().size() == 1
                 && !first.isCalendar() && first.refillTokens() == 1 && r.cost() >= 0 && r.cost() <= first.capacity();
@@ -48,7 +49,20 @@ class ScriptFormsProperties {
             return;
         }
         assertEquals(List.of(Long.toString(first.capacity() * first.refillPeriodMicros()),
-                Long.toString(r.cost() * first.refillPeriodMicros())), shortForm);
+                Long.toString(r.cost() * first.refillPeriodMicros()),
+                "~" + letters(first.capacity()) + "." + letters(first.refillPeriodMicros()) + ".b"), shortForm);
+    }
+
+    /** A whole number in base 26, written from its definition: digit k is 'a' + (x / 26^k) mod 26. */
+    static String letters(long x) {
+        java.math.BigInteger v = java.math.BigInteger.valueOf(x);
+        java.math.BigInteger b = java.math.BigInteger.valueOf(26);
+        String s = "";
+        do {
+            s = (char) ('a' + v.mod(b).intValue()) + s;
+            v = v.divide(b);
+        } while (v.signum() > 0);
+        return s;
     }
 
     @Test
