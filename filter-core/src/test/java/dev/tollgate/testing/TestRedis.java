@@ -21,6 +21,11 @@ import java.util.Locale;
  *       {@code com.github.codemonstur:embedded-redis} (Redis 6.2), started the same way.</li>
  * </ol>
  * With none of them it fails with a message that says how to get one.
+ *
+ * <p>{@code TOLLGATE_TEST_REDIS_SERVER} picks the {@code redis-server} instead: {@code embedded} for
+ * the embedded 6.2 binary even when another is on the {@code PATH}, or the path of a binary. CI runs
+ * the Redis-facing tests twice this way, against the oldest version supported and the newest one
+ * installed. The test log names the binary and its version.
  */
 public final class TestRedis {
 
@@ -68,6 +73,10 @@ public final class TestRedis {
     }
 
     private static RedisEndpoint find() {
+        if (chosen() != null) {
+            locateBinary();
+            return RedisProcess.start(binary, binaryKind);
+        }
         String external = System.getenv("TOLLGATE_TEST_REDIS_URI");
         if (external != null && !external.isBlank()) {
             URI u = URI.create(external.trim());
@@ -87,10 +96,8 @@ public final class TestRedis {
                 }
             };
         }
-        Path onPath = onPath();
-        if (onPath != null) {
-            binary = onPath;
-            binaryKind = "redis-server from PATH (" + onPath + ")";
+        if (onPath() != null) {
+            locateBinary();
             return RedisProcess.start(binary, binaryKind);
         }
         RedisEndpoint container = Containers.tryStart();
@@ -105,14 +112,55 @@ public final class TestRedis {
         if (binary != null) {
             return;
         }
+        String chosen = chosen();
+        if ("embedded".equals(chosen)) {
+            binary = extractEmbedded();
+            binaryKind = "redis-server " + version(binary) + " from the embedded-redis test dependency"
+                    + " (TOLLGATE_TEST_REDIS_SERVER=embedded)";
+            return;
+        }
+        if (chosen != null) {
+            Path p = Path.of(chosen);
+            if (!Files.isExecutable(p)) {
+                throw noRedis("TOLLGATE_TEST_REDIS_SERVER = '" + chosen + "' is neither 'embedded' nor an executable redis-server");
+            }
+            binary = p;
+            binaryKind = "redis-server " + version(p) + " (TOLLGATE_TEST_REDIS_SERVER=" + chosen + ")";
+            return;
+        }
         Path onPath = onPath();
         if (onPath != null) {
             binary = onPath;
-            binaryKind = "redis-server from PATH (" + onPath + ")";
+            binaryKind = "redis-server " + version(onPath) + " from PATH (" + onPath + ")";
             return;
         }
         binary = extractEmbedded();
-        binaryKind = "redis-server 6.2 from the embedded-redis test dependency";
+        binaryKind = "redis-server " + version(binary) + " from the embedded-redis test dependency";
+    }
+
+    /** {@code TOLLGATE_TEST_REDIS_SERVER}, or {@code null} when unset or blank. */
+    private static String chosen() {
+        String v = System.getenv("TOLLGATE_TEST_REDIS_SERVER");
+        return v == null || v.isBlank() ? null : v.trim();
+    }
+
+    /** The version {@code redis-server --version} prints ("v=7.0.15"), or "(version unknown)". */
+    private static String version(Path redisServer) {
+        try {
+            Process p = new ProcessBuilder(redisServer.toString(), "--version").redirectErrorStream(true).start();
+            String out;
+            try (InputStream in = p.getInputStream()) {
+                out = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            }
+            p.waitFor();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("v=(\\S+)").matcher(out);
+            return m.find() ? m.group(1) : "(version unknown)";
+        } catch (IOException e) {
+            return "(version unknown: " + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(version unknown)";
+        }
     }
 
     private static Path onPath() {
