@@ -9,15 +9,10 @@ import dev.tollgate.config.ConfigKeys;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSource;
 import dev.tollgate.config.ConfigSources;
-import dev.tollgate.config.Setting;
-import dev.tollgate.config.Settings;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.Messages;
 import dev.tollgate.testing.TestCertificates;
 import java.io.IOException;
 import java.io.StringReader;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,18 +31,15 @@ import org.junit.jupiter.api.Test;
 /**
  * Keeps the README and the manual ({@code docs/*.md}) true: every configuration snippet
  * (properties, shell variables, init-params) on any of their pages loads without a warning, and
- * every test that {@code docs/guarantees.md} names as a proof exists. The README's configuration
- * table is {@link Settings}, row by row, and every message id is documented there.
+ * every test that {@code docs/guarantees.md} names as a proof exists. (The reference pages of
+ * every key and every message are generated from {@code Settings} and {@code Messages} and
+ * checked by their own test.)
  */
 class ReadmeTest {
 
     static final Path ROOT = Path.of("..");
     static final Path README = ROOT.resolve("README.md");
     static final Path GUARANTEES = ROOT.resolve("docs").resolve("guarantees.md");
-
-    static List<String> lines() throws IOException {
-        return Files.readAllLines(README);
-    }
 
     /** The README, then each page of the manual (docs/*.md) in name order. */
     static List<Path> pages() throws IOException {
@@ -57,74 +49,6 @@ class ReadmeTest {
             files.filter(f -> f.getFileName().toString().endsWith(".md")).sorted().forEach(pages::add);
         }
         return pages;
-    }
-
-    /** The lines under {@code heading} (a {@code ## } heading), up to the next one. */
-    static List<String> section(String heading) throws IOException {
-        List<String> section = new ArrayList<>();
-        boolean inside = false;
-        for (String line : lines()) {
-            if (line.startsWith("## ")) {
-                inside = line.equals(heading);
-            } else if (inside) {
-                section.add(line);
-            }
-        }
-        assertTrue(!section.isEmpty(), "the README has a section " + heading);
-        return section;
-    }
-
-    /** The cells of a Markdown table row, with {@code \\|} kept inside its cell. */
-    static List<String> cells(String row) {
-        List<String> out = new ArrayList<>();
-        for (String cell : row.substring(1, row.length() - (row.endsWith("|") ? 1 : 0)).split("(?<!\\\\)\\|", -1)) {
-            out.add(cell.trim());
-        }
-        return out;
-    }
-
-    /** The row {@code setting} should have, as the README writes it. */
-    static String row(Setting<?> s) {
-        return "| `" + s.name() + "` | `" + s.environmentName() + "` | " + s.shownDefault() + " | "
-                + s.meaning().replace("|", "\\|") + " |";
-    }
-
-    @Test
-    void theConfigurationTableIsTheSettingsRowByRow() throws IOException {
-        List<String> rows = section("## Configuration").stream().filter(l -> l.startsWith("| `tollgate."))
-                .collect(Collectors.toList());
-        Map<String, String> byKey = new LinkedHashMap<>();
-        for (String r : rows) {
-            assertTrue(r.endsWith(" |"), "a row ends with ' |': " + r);
-            List<String> cells = cells(r);
-            assertEquals(4, cells.size(), "key, environment variable, default, meaning: " + r);
-            String key = cells.get(0).replace("`", "");
-            assertTrue(byKey.put(key, r) == null, "two rows for " + key);
-            assertTrue(Settings.ALL.stream().anyMatch(s -> s.name().equals(key)), "the README has a row for " + key
-                    + ", which is no setting (dev.tollgate.config.Settings)");
-        }
-        List<String> problems = new ArrayList<>();
-        for (Setting<?> s : Settings.ALL) {
-            String r = byKey.get(s.name());
-            if (r == null) {
-                problems.add("no row for " + s.name() + "; add:\n" + row(s));
-                continue;
-            }
-            List<String> cells = cells(r);
-            check(problems, s, "environment variable", "`" + s.environmentName() + "`", cells.get(1));
-            check(problems, s, "default", s.shownDefault(), cells.get(2));
-            check(problems, s, "meaning", s.meaning().replace("|", "\\|"), cells.get(3));
-        }
-        assertTrue(problems.isEmpty(), String.join("\n", problems));
-        assertEquals(Settings.ALL.stream().map(Setting::name).collect(Collectors.toList()), List.copyOf(byKey.keySet()),
-                "the rows are in the order of Settings.ALL");
-    }
-
-    private static void check(List<String> problems, Setting<?> s, String what, String expected, String actual) {
-        if (!expected.equals(actual)) {
-            problems.add(s.name() + ": the README's " + what + " is " + actual + ", the setting's " + expected
-                    + "; the row should read:\n" + row(s));
-        }
     }
 
     /** A fenced block of a page: the page, its language, its first line's number and its lines. */
@@ -277,31 +201,20 @@ class ReadmeTest {
                 + " start and of docs/servlet.md: " + pagesOf(loaded));
     }
 
-    @Test
-    void everyMessageIdIsListed() throws IOException, IllegalAccessException {
-        String text = String.join("\n", lines());
-        for (Field f : Messages.class.getFields()) {
-            if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
-                String id = (String) f.get(null);
-                assertTrue(text.contains("| `" + id + "` |"), "README does not list " + id);
-            }
-        }
-    }
-
     /** A test named in docs/guarantees.md: {@code `ClassName#method`} or {@code `ClassName`}. */
     static final Pattern NAMED_TEST = Pattern.compile("`([A-Z][A-Za-z0-9]*(?:Test|IT|Properties))(?:#([a-zA-Z0-9_]+))?`");
 
     @Test
     void everyGuaranteeNamesATestThatExists() throws IOException {
-        List<String> section = Files.readAllLines(GUARANTEES);
-        assertTrue(section.size() > 100, "the manual has its guarantees page, " + GUARANTEES);
+        List<String> page = Files.readAllLines(GUARANTEES);
+        assertTrue(page.size() > 100, "the manual has its guarantees page, " + GUARANTEES);
         List<Path> tests;
         try (Stream<Path> files = Files.walk(Path.of(".."))) {
             tests = files.filter(f -> f.toString().contains("src" + java.io.File.separator + "test")
                     && f.toString().endsWith(".java")).collect(Collectors.toList());
         }
         int named = 0;
-        for (String line : section) {
+        for (String line : page) {
             Matcher m = NAMED_TEST.matcher(line);
             while (m.find()) {
                 named++;
