@@ -165,7 +165,7 @@ class LocalFallbackProperties {
      * call, everything a node admits after the last decision it heard from Redis is within what
      * that decision said the shared bucket held, plus the refill since. Summed over the nodes, an
      * outage admits at most N times what was left plus N times the rate over its time, as the
-     * README states.
+     * docs/guarantees.md states.
      */
     @Test
     void eachNodeContinuesFromTheSharedBucketAsItLastSawIt() {

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What an operator sees when Redis goes away and comes back, through the channels the README
+ * What an operator sees when Redis goes away and comes back, through the channels docs/operations.md
  * lists: the log, the health check, the JMX bean and the metrics (read back from OpenTelemetry,
  * installed as an application would install it). The test prints each view before, during and
  * after the outage, and checks that the log speaks once per transition.

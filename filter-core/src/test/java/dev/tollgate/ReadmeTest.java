@@ -9,15 +9,10 @@ import dev.tollgate.config.ConfigKeys;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSource;
 import dev.tollgate.config.ConfigSources;
-import dev.tollgate.config.Setting;
-import dev.tollgate.config.Settings;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.Messages;
 import dev.tollgate.testing.TestCertificates;
 import java.io.IOException;
 import java.io.StringReader;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -32,109 +29,63 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the README true: the configuration table is {@link Settings}, row by row; every
- * configuration snippet (properties, shell variables, init-params) loads without a warning;
- * every message id is documented there; every test that the Guarantees section names as its
- * proof exists.
+ * Keeps the README and the manual ({@code docs/*.md}) true: every configuration snippet
+ * (properties, shell variables, init-params) on any of their pages loads without a warning, and
+ * every test that {@code docs/guarantees.md} names as a proof exists. (The reference pages of
+ * every key and every message are generated from {@code Settings} and {@code Messages} and
+ * checked by their own test.)
  */
 class ReadmeTest {
 
-    static final Path README = Path.of("..", "README.md");
+    static final Path ROOT = Path.of("..");
+    static final Path README = ROOT.resolve("README.md");
+    static final Path GUARANTEES = ROOT.resolve("docs").resolve("guarantees.md");
 
-    static List<String> lines() throws IOException {
-        return Files.readAllLines(README);
-    }
-
-    /** The lines under {@code heading} (a {@code ## } heading), up to the next one. */
-    static List<String> section(String heading) throws IOException {
-        List<String> section = new ArrayList<>();
-        boolean inside = false;
-        for (String line : lines()) {
-            if (line.startsWith("## ")) {
-                inside = line.equals(heading);
-            } else if (inside) {
-                section.add(line);
-            }
+    /** The README, then each page of the manual (docs/*.md) in name order. */
+    static List<Path> pages() throws IOException {
+        List<Path> pages = new ArrayList<>();
+        pages.add(README);
+        try (Stream<Path> files = Files.list(ROOT.resolve("docs"))) {
+            files.filter(f -> f.getFileName().toString().endsWith(".md")).sorted().forEach(pages::add);
         }
-        assertTrue(!section.isEmpty(), "the README has a section " + heading);
-        return section;
+        return pages;
     }
 
-    /** The cells of a Markdown table row, with {@code \\|} kept inside its cell. */
-    static List<String> cells(String row) {
-        List<String> out = new ArrayList<>();
-        for (String cell : row.substring(1, row.length() - (row.endsWith("|") ? 1 : 0)).split("(?<!\\\\)\\|", -1)) {
-            out.add(cell.trim());
-        }
-        return out;
-    }
-
-    /** The row {@code setting} should have, as the README writes it. */
-    static String row(Setting<?> s) {
-        return "| `" + s.name() + "` | `" + s.environmentName() + "` | " + s.shownDefault() + " | "
-                + s.meaning().replace("|", "\\|") + " |";
-    }
-
-    @Test
-    void theConfigurationTableIsTheSettingsRowByRow() throws IOException {
-        List<String> rows = section("## Configuration").stream().filter(l -> l.startsWith("| `tollgate."))
-                .collect(Collectors.toList());
-        Map<String, String> byKey = new LinkedHashMap<>();
-        for (String r : rows) {
-            assertTrue(r.endsWith(" |"), "a row ends with ' |': " + r);
-            List<String> cells = cells(r);
-            assertEquals(4, cells.size(), "key, environment variable, default, meaning: " + r);
-            String key = cells.get(0).replace("`", "");
-            assertTrue(byKey.put(key, r) == null, "two rows for " + key);
-            assertTrue(Settings.ALL.stream().anyMatch(s -> s.name().equals(key)), "the README has a row for " + key
-                    + ", which is no setting (dev.tollgate.config.Settings)");
-        }
-        List<String> problems = new ArrayList<>();
-        for (Setting<?> s : Settings.ALL) {
-            String r = byKey.get(s.name());
-            if (r == null) {
-                problems.add("no row for " + s.name() + "; add:\n" + row(s));
-                continue;
-            }
-            List<String> cells = cells(r);
-            check(problems, s, "environment variable", "`" + s.environmentName() + "`", cells.get(1));
-            check(problems, s, "default", s.shownDefault(), cells.get(2));
-            check(problems, s, "meaning", s.meaning().replace("|", "\\|"), cells.get(3));
-        }
-        assertTrue(problems.isEmpty(), String.join("\n", problems));
-        assertEquals(Settings.ALL.stream().map(Setting::name).collect(Collectors.toList()), List.copyOf(byKey.keySet()),
-                "the rows are in the order of Settings.ALL");
-    }
-
-    private static void check(List<String> problems, Setting<?> s, String what, String expected, String actual) {
-        if (!expected.equals(actual)) {
-            problems.add(s.name() + ": the README's " + what + " is " + actual + ", the setting's " + expected
-                    + "; the row should read:\n" + row(s));
-        }
-    }
-
-    /** A fenced block of the README: its language and its lines. */
-    record Block(String language, int line, List<String> lines) {
+    /** A fenced block of a page: the page, its language, its first line's number and its lines. */
+    record Block(Path page, String language, int line, List<String> lines) {
         String text() {
             return String.join("\n", lines);
         }
+
+        /** Where it is, as a reader finds it: {@code docs/policies.md line 80}. */
+        String where() {
+            return ROOT.relativize(page).toString().replace(java.io.File.separatorChar, '/') + " line " + line;
+        }
     }
 
+    /** The fenced blocks of {@code language} on every page. */
     static List<Block> blocks(String language) throws IOException {
-        List<String> all = lines();
         List<Block> out = new ArrayList<>();
-        for (int i = 0; i < all.size(); i++) {
-            if (all.get(i).equals("```" + language)) {
-                int start = i + 1;
-                int end = start;
-                while (!all.get(end).equals("```")) {
-                    end++;
+        for (Path page : pages()) {
+            List<String> all = Files.readAllLines(page);
+            for (int i = 0; i < all.size(); i++) {
+                if (all.get(i).equals("```" + language)) {
+                    int start = i + 1;
+                    int end = start;
+                    while (!all.get(end).equals("```")) {
+                        end++;
+                    }
+                    out.add(new Block(page, language, start + 1, all.subList(start, end)));
+                    i = end;
                 }
-                out.add(new Block(language, start + 1, all.subList(start, end)));
-                i = end;
             }
         }
         return out;
+    }
+
+    /** The pages (file names) these blocks are on. */
+    static Set<String> pagesOf(List<Block> blocks) {
+        return blocks.stream().map(b -> b.page().getFileName().toString()).collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** The first line of a block that shows a configuration Tollgate must refuse. */
@@ -151,7 +102,7 @@ class ReadmeTest {
                 && alone.get(ConfigKeys.policy("default", ConfigKeys.POLICY_LIMITS)).isEmpty();
         ConfigLookup lookup = fragment ? ConfigLookup.of(snippet, ConfigSources.of("the smallest configuration",
                 k -> k.equals("tollgate.policy.default.limits") ? "10/s" : null)) : alone;
-        String where = "README line " + b.line() + ":\n" + b.text() + "\n";
+        String where = b.where() + ":\n" + b.text() + "\n";
         if (b.lines().get(0).startsWith(REFUSED)) {
             assertThrows(ConfigException.class, () -> TollgateConfig.load(lookup, null), where + "is not refused");
             return;
@@ -168,15 +119,18 @@ class ReadmeTest {
     @Test
     void everyPropertiesSnippetLoads() throws IOException {
         List<Block> blocks = blocks("properties");
-        assertTrue(blocks.size() >= 8, "the README's properties snippets: " + blocks.size());
+        assertTrue(blocks.size() >= 18, "the properties snippets of the README and the manual: " + blocks.size());
+        assertTrue(pagesOf(blocks).containsAll(Set.of("README.md", "cdi.md", "http.md", "jaxrs.md", "outbound.md", "policies.md",
+                "proxies.md", "redis.md")),
+                "properties snippets on the pages that show them: " + pagesOf(blocks));
         for (Block b : blocks) {
             Properties p = new Properties();
             p.load(new StringReader(b.text())); // as MicroProfile Config reads microprofile-config.properties
             Map<String, String> values = new LinkedHashMap<>();
             p.stringPropertyNames().forEach(k -> values.put(k, p.getProperty(k)));
             withExampleFiles(values);
-            assertTrue(!values.isEmpty(), "README line " + b.line() + " sets nothing");
-            loads(b, ConfigSources.of("README line " + b.line(), values));
+            assertTrue(!values.isEmpty(), b.where() + " sets nothing");
+            loads(b, ConfigSources.of(b.where(), values));
         }
     }
 
@@ -194,7 +148,7 @@ class ReadmeTest {
                 return TestCertificates.shared().clientKeyStore().toString();
             }
             if (v.startsWith("/etc/tollgate/")) {
-                throw new AssertionError("the README names a file the test does not make: " + v);
+                throw new AssertionError("a snippet names a file the test does not make: " + v);
             }
             return k.startsWith("tollgate.redis.tls.") && k.endsWith("-password") ? TestCertificates.PASSWORD : v;
         });
@@ -206,6 +160,7 @@ class ReadmeTest {
     @Test
     void everyEnvironmentVariableInAShellSnippetLoads() throws IOException {
         int snippets = 0;
+        List<Block> loaded = new ArrayList<>();
         for (Block b : blocks("sh")) {
             Map<String, String> environment = new LinkedHashMap<>();
             Matcher m = VARIABLE.matcher(b.text());
@@ -214,10 +169,13 @@ class ReadmeTest {
             }
             if (!environment.isEmpty()) {
                 snippets++;
+                loaded.add(b);
                 loads(b, ConfigSources.system(environment));
             }
         }
-        assertTrue(snippets >= 3, "the README's shell snippets that set variables: " + snippets);
+        assertTrue(snippets >= 8, "the shell snippets that set variables, README and manual: " + snippets);
+        assertTrue(pagesOf(loaded).containsAll(Set.of("README.md", "configuring.md", "demo.md", "policies.md", "servlet.md")),
+                "shell snippets that set variables on the pages that show them: " + pagesOf(loaded));
     }
 
     static final Pattern INIT_PARAM = Pattern.compile(
@@ -226,6 +184,7 @@ class ReadmeTest {
     @Test
     void everyInitParamSnippetLoads() throws IOException {
         int snippets = 0;
+        List<Block> loaded = new ArrayList<>();
         for (Block b : blocks("xml")) {
             Map<String, String> params = new LinkedHashMap<>();
             Matcher m = INIT_PARAM.matcher(b.text());
@@ -234,55 +193,46 @@ class ReadmeTest {
             }
             if (!params.isEmpty()) {
                 snippets++;
-                loads(b, ConfigSources.of("init-param in README line " + b.line(), params));
+                loaded.add(b);
+                loads(b, ConfigSources.of("init-param in " + b.where(), params));
             }
         }
-        assertTrue(snippets >= 1, "the README's web.xml snippet");
+        assertTrue(pagesOf(loaded).containsAll(Set.of("README.md", "servlet.md")), "the web.xml snippets of the README's quick"
+                + " start and of docs/servlet.md: " + pagesOf(loaded));
     }
 
-    @Test
-    void everyMessageIdIsListed() throws IOException, IllegalAccessException {
-        String text = String.join("\n", lines());
-        for (Field f : Messages.class.getFields()) {
-            if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
-                String id = (String) f.get(null);
-                assertTrue(text.contains("| `" + id + "` |"), "README does not list " + id);
-            }
-        }
-    }
-
-    /** A test named in the README: {@code `ClassName#method`} or {@code `ClassName`}. */
+    /** A test named in docs/guarantees.md: {@code `ClassName#method`} or {@code `ClassName`}. */
     static final Pattern NAMED_TEST = Pattern.compile("`([A-Z][A-Za-z0-9]*(?:Test|IT|Properties))(?:#([a-zA-Z0-9_]+))?`");
 
     @Test
     void everyGuaranteeNamesATestThatExists() throws IOException {
-        List<String> section = section("## Guarantees");
-        assertTrue(section.size() > 10, "the README has a Guarantees section");
+        List<String> page = Files.readAllLines(GUARANTEES);
+        assertTrue(page.size() > 100, "the manual has its guarantees page, " + GUARANTEES);
         List<Path> tests;
         try (Stream<Path> files = Files.walk(Path.of(".."))) {
             tests = files.filter(f -> f.toString().contains("src" + java.io.File.separator + "test")
                     && f.toString().endsWith(".java")).collect(Collectors.toList());
         }
         int named = 0;
-        for (String line : section) {
+        for (String line : page) {
             Matcher m = NAMED_TEST.matcher(line);
             while (m.find()) {
                 named++;
                 String type = m.group(1);
                 List<Path> files = tests.stream().filter(f -> f.getFileName().toString().equals(type + ".java"))
                         .collect(Collectors.toList());
-                assertTrue(!files.isEmpty(), "the Guarantees section names " + type + ", which is no test class");
+                assertTrue(!files.isEmpty(), "docs/guarantees.md names " + type + ", which is no test class");
                 if (m.group(2) != null) {
                     String method = " " + m.group(2) + "(";
                     boolean found = false;
                     for (Path f : files) {
                         found |= Files.readString(f).contains(method);
                     }
-                    assertTrue(found, "the Guarantees section names " + type + "#" + m.group(2) + ", which " + files
+                    assertTrue(found, "docs/guarantees.md names " + type + "#" + m.group(2) + ", which " + files
                             + " does not have");
                 }
             }
         }
-        assertTrue(named >= 10, "each guarantee names the test that proves it; found " + named);
+        assertTrue(named >= 80, "each guarantee names the test that proves it; found " + named);
     }
 }

@@ -9,8 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's "Limiting CDI methods" shows the example application's code and configuration as
- * they are, which servers-it runs on WildFly and Payara Micro ({@code CdiServiceContract}).
+ * The manual's page on CDI methods ({@code docs/cdi.md}) shows the example application's code and
+ * configuration as they are, which servers-it runs on WildFly and Payara Micro
+ * ({@code CdiServiceContract}). The README's quick start shows a shorter version.
  */
 class CdiReadmeTest {
 
@@ -18,27 +19,27 @@ class CdiReadmeTest {
     static final Path SERVICE = ROOT.resolve("examples/jaxrs-app/src/main/java/dev/tollgate/examples/jaxrs/ReportService.java");
     static final Path CONFIG = ROOT.resolve("examples/jaxrs-app/src/main/resources/META-INF/microprofile-config.properties");
 
-    static String section() throws IOException {
-        String readme = Files.readString(ROOT.resolve("README.md"));
-        int start = readme.indexOf("## Limiting CDI methods\n");
-        assertTrue(start >= 0, "the README has a section Limiting CDI methods");
-        int end = readme.indexOf("\n## ", start + 1);
-        return readme.substring(start, end < 0 ? readme.length() : end);
+    static final Path PAGE = ROOT.resolve("docs/cdi.md");
+
+    static String page() throws IOException {
+        String page = Files.readString(PAGE);
+        assertTrue(page.startsWith("# Limiting CDI methods\n"), PAGE + " is the page on CDI methods");
+        return page;
     }
 
     @Test
-    void theSectionShowsTheExampleServiceAsItIs() throws IOException {
+    void thePageShowsTheExampleServiceAsItIs() throws IOException {
         String source = Files.readString(SERVICE);
         String clazz = source.substring(source.indexOf("@ApplicationScoped")).strip();
-        assertTrue(section().contains("```java\n" + clazz + "\n```"), "README shows ReportService as in " + SERVICE + ":\n" + clazz);
+        assertTrue(page().contains("```java\n" + clazz + "\n```"), PAGE + " shows ReportService as in " + SERVICE + ":\n" + clazz);
     }
 
     @Test
-    void theSectionShowsTheExampleConfiguration() throws IOException {
+    void thePageShowsTheExampleConfiguration() throws IOException {
         List<String> config = Files.readAllLines(CONFIG).stream().filter(l -> l.startsWith("tollgate.")).toList();
         assertTrue(!config.isEmpty());
         for (String line : config) {
-            assertTrue(section().contains("\n" + line + "\n"), "README shows " + line + " of " + CONFIG);
+            assertTrue(page().contains("\n" + line + "\n"), PAGE + " shows " + line + " of " + CONFIG);
         }
     }
 }

@@ -35,7 +35,7 @@ class CalendarConfigTest {
     @Test
     void theZoneIsUtcUnlessSet() {
         Policy p = TollgateConfigTest.load(Map.of("tollgate.policy.default.limits", "50/day calendar")).policies().get(0);
-        // ZoneId.of("UTC"), not ZoneOffset.UTC: the start-up line then says "zone UTC" as the README does, not "zone Z".
+        // ZoneId.of("UTC"), not ZoneOffset.UTC: the start-up line then says "zone UTC" as docs/policies.md names it, not "zone Z".
         assertEquals(java.time.ZoneId.of("UTC"), p.limits().get(0).calendar().zone());
     }
 

@@ -22,7 +22,7 @@ import redis.clients.jedis.Jedis;
  * A calendar quota over HTTP (the servlet filter in a real Tomcat 11, a real Redis): a fresh client
  * gets its whole quota, N requests pass, and the next is 429 with {@code Retry-After} and
  * {@code RateLimit}'s {@code t} equal to the seconds from Redis {@code TIME} to the start of the
- * next window in the configured zone, as the README's "Calendar quotas" says.
+ * next window in the configured zone, as docs/policies.md's "Calendar quotas" says.
  *
  * <p>The test cannot read the clock the script used for the refusal; it reads Redis {@code TIME}
  * just before and just after that request instead. The script's time lies between the two

@@ -20,9 +20,9 @@ import org.apache.catalina.startup.Tomcat;
 import org.junit.jupiter.api.Test;
 
 /**
- * The route the README gives application code to the limiter of a filter the container made:
- * the {@code ServletContext} attribute {@link TollgateFilter#LIMITER_ATTRIBUTE}, read by a servlet
- * of the application in a real Tomcat, over a real Redis.
+ * The route docs/operations.md ("Health") gives application code to the limiter of a filter the
+ * container made: the {@code ServletContext} attribute {@link TollgateFilter#LIMITER_ATTRIBUTE},
+ * read by a servlet of the application in a real Tomcat, over a real Redis.
  */
 @WithRedis
 class LimiterAttributeIT {
@@ -54,7 +54,7 @@ class LimiterAttributeIT {
             ServletContext ctx = context.get();
             assertSame(filter.limiter(), ctx.getAttribute(TollgateFilter.LIMITER_ATTRIBUTE));
             assertSame(filter.limiter(), ctx.getAttribute(TollgateFilter.LIMITER_ATTRIBUTE + ".tollgate"), "under the filter's name too");
-            assertEquals("dev.tollgate.RateLimiter", TollgateFilter.LIMITER_ATTRIBUTE, "the name the README gives");
+            assertEquals("dev.tollgate.RateLimiter", TollgateFilter.LIMITER_ATTRIBUTE, "the name docs/operations.md gives");
 
             filter.destroy();
             assertNull(ctx.getAttribute(TollgateFilter.LIMITER_ATTRIBUTE), "a destroyed filter's limiter is withdrawn");

@@ -2,8 +2,8 @@ package dev.tollgate.faults;
 
 /**
  * What each fault and each kind of change may add to the single-configuration bounds, as the
- * README's Guarantees table states it: the checker holds every history to these numbers, and
- * {@code AllowanceTableTest} fails when the README's table and this one drift apart.
+ * table of docs/guarantees.md states it: the checker holds every history to these numbers, and
+ * {@code AllowanceTableTest} fails when that table and this one drift apart.
  *
  * <p>A rate bound over an interval is the most generous configuration in force during it
  * ({@code capacity + rate × t} of its tightest limit), plus, for each event that overlaps the
@@ -82,7 +82,7 @@ enum Allowance {
         return slots < 0 ? nodes : slots;
     }
 
-    /** The README's row for this allowance. */
+    /** The row of docs/guarantees.md's table for this allowance. */
     String row() {
         return "| " + fault + " | " + rateText + " | " + slotsText + " |";
     }

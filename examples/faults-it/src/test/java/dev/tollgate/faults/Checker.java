@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Reads a run's history against the README's Guarantees, with the allowances of {@link Allowance}
+ * Reads a run's history against the guarantees of docs/guarantees.md, with the allowances of {@link Allowance}
  * for the faults and changes that overlap each interval, and says what broke, each with the
  * shortest slice of history that shows it.
  *
@@ -55,7 +55,7 @@ final class Checker {
     /**
      * Redis unreachable for a node without the nemesis' doing (a first connection slower than the
      * budget at start, a pause of the JVM): each run of decisions that a node's failure mode made,
-     * with its aftermath. The README's allowance for Redis unreachable holds whatever made it so;
+     * with its aftermath. The allowance of docs/guarantees.md for Redis unreachable holds whatever made it so;
      * only the injected faults are known beforehand, so the others are read off the history.
      */
     static List<Event> observedOutages(List<Op> ops, String failureMode) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The whole system under faults and change: each seed is one {@link Run} of three limiter nodes
  * against a real {@code redis-server}, every fault and change of the {@link Nemesis} mixed, and the
- * {@link Checker} holding the history to the README's bounds. CI runs the fixed seeds below, one
+ * {@link Checker} holding the history to the bounds of docs/guarantees.md. CI runs the fixed seeds below, one
  * failure mode each in turn; {@code -Dsoak=30m} runs new seeds for that long instead. A failure
  * prints its seed and the shortest slice of history that breaks a bound; run the same seed again
  * with {@code -Dfaults.seed=N}.

@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
 
 /**
  * Injects faults and changes on a schedule drawn from the run's seed, and records each as an
- * {@link Event} with the allowance the README grants it. Two threads: one for faults (one at a
+ * {@link Event} with the allowance docs/guarantees.md grants it. Two threads: one for faults (one at a
  * time: Redis killed and restarted empty, Redis paused, a proxy's latency, dropped replies, resets,
  * black hole or slow close on some nodes, a node killed and started again), one for operator
  * changes (a new variant of the limits and of the concurrency, put in force node by node with

@@ -24,7 +24,7 @@ import org.quicktheories.core.Gen;
 /**
  * Several nodes, each with its own {@link TokenLeases}, sharing one store and one clock the test
  * moves: generated arrivals per node, every store call checked against an exact GCRA model, and
- * the promise of the README's Guarantees checked on what was admitted: in any interval of
+ * the promise of docs/guarantees.md checked on what was admitted: in any interval of
  * length t at most {@code C + ⌊r·t⌋ + nodes·k} and at most {@code C + ⌊r·(t + hold)⌋} tokens
  * per limit. A request is handled as {@link StoreGuard} does: from the lease when leasing
  * applies, else (or when the lease says so) by a store call of its own.

@@ -8,7 +8,7 @@ import dev.tollgate.testing.Tally;
 import org.junit.jupiter.api.Test;
 
 /**
- * Token leasing keeps the bound the README states, across nodes sharing one store (here the
+ * Token leasing keeps the bound docs/guarantees.md states, across nodes sharing one store (here the
  * in-memory store; {@code TokenLeasesRedisIT} runs the same against Redis): every store call is
  * what an exact GCRA model answers, and what the nodes admit in any interval of length t is at
  * most {@code C + ⌊r·t⌋ + nodes·k} and at most {@code C + ⌊r·(t + hold)⌋}.

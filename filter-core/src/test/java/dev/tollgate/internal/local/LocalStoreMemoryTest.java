@@ -25,7 +25,7 @@ class LocalStoreMemoryTest {
 
     static final int MAX_KEYS = 6_400;
 
-    /** The README's bound: 64 stripes, each at most max(10,000, 16 x max-keys / 64) slots. */
+    /** The bound of docs/guarantees.md: 64 stripes, each at most max(10,000, 16 x max-keys / 64) slots. */
     static final long SLOT_BUDGET = 64L * Math.max(Algorithm.MAX_LOG_ENTRIES, 16L * (MAX_KEYS / 64));
 
     /**

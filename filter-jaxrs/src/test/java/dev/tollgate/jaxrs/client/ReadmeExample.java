@@ -8,7 +8,7 @@ import jakarta.ws.rs.client.Client;
 import jakarta.ws.rs.client.ClientBuilder;
 
 /**
- * The README's example of "Limiting outbound calls", line for line between the markers
+ * The example of docs/outbound.md, "Limiting outbound calls", line for line between the markers
  * ({@link ReadmeExampleTest} holds the two equal; {@code OutboundIT} runs it against a real remote).
  */
 public final class ReadmeExample {

@@ -10,21 +10,20 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The README's section "Limiting outbound calls" shows {@link ReadmeExample}'s code, line for line. */
+/** The manual's page on outbound calls ({@code docs/outbound.md}) shows {@link ReadmeExample}'s code, line for line. */
 class ReadmeExampleTest {
 
-    static final Path README = Path.of("..", "README.md");
+    static final Path PAGE = Path.of("..", "docs", "outbound.md");
     static final Path EXAMPLE = Path.of("src", "test", "java", "dev", "tollgate", "jaxrs", "client", "ReadmeExample.java");
 
-    /** The README's java blocks in the section, each as trimmed lines. */
-    static List<List<String>> readmeBlocks() throws IOException {
+    /** The page's java blocks, each as trimmed lines. */
+    static List<List<String>> pageBlocks() throws IOException {
         List<List<String>> blocks = new ArrayList<>();
-        boolean inSection = false;
         List<String> block = null;
-        for (String line : Files.readAllLines(README)) {
-            if (line.startsWith("## ")) {
-                inSection = line.equals("## Limiting outbound calls");
-            } else if (inSection && line.equals("```java")) {
+        List<String> lines = Files.readAllLines(PAGE);
+        assertEquals("# Limiting outbound calls", lines.get(0), PAGE + " is the page on outbound calls");
+        for (String line : lines) {
+            if (line.equals("```java")) {
                 block = new ArrayList<>();
             } else if (block != null && line.equals("```")) {
                 blocks.add(block);
@@ -55,12 +54,12 @@ class ReadmeExampleTest {
     }
 
     @Test
-    void theReadmeShowsTheExampleThatOutboundITRuns() throws IOException {
-        List<List<String>> readme = readmeBlocks();
+    void thePageShowsTheExampleThatOutboundITRuns() throws IOException {
+        List<List<String>> page = pageBlocks();
         List<List<String>> example = exampleParts();
         assertEquals(2, example.size(), "two marked parts in " + EXAMPLE);
-        assertTrue(readme.size() >= 2, "the README section has the two java blocks: " + readme);
-        assertEquals(example.get(0), readme.get(0));
-        assertEquals(example.get(1), readme.get(1));
+        assertTrue(page.size() >= 2, PAGE + " has the two java blocks: " + page);
+        assertEquals(example.get(0), page.get(0));
+        assertEquals(example.get(1), page.get(1));
     }
 }

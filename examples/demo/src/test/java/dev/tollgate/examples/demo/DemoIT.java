@@ -72,7 +72,7 @@ class DemoIT {
     }
 
     /**
-     * {@code GET /api/work}, the endpoint the README loads with {@code hey}, does its work and is
+     * {@code GET /api/work}, the endpoint docs/demo.md loads with {@code hey}, does its work and is
      * limited like every path under {@code /api/}: with {@code 2/day calendar} a fresh client gets
      * two answers from it, then 429. The demo names it when it starts.
      */
@@ -97,7 +97,7 @@ class DemoIT {
     }
 
     /**
-     * {@code TOLLGATE_ENABLED=false} (the "before" run of the README's load test) turns the limiter
+     * {@code TOLLGATE_ENABLED=false} (the "before" run of the load test in docs/demo.md) turns the limiter
      * off in the demo: under the same {@code 2/day calendar}, 40 requests to {@code /api/work}, 30 of
      * them at once (more than its 10 connections, so some queue), and 5 to {@code /api/hello} all
      * pass with no RateLimit header, and the demo says it is off.

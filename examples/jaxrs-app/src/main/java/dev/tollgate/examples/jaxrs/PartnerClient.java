@@ -45,7 +45,7 @@ public class PartnerClient {
 
     @PostConstruct
     void open() {
-        // the limiter of the application's TollgateFeature, as the README's "Limiting outbound calls" takes it
+        // the limiter of the application's TollgateFeature, as docs/outbound.md takes it
         RateLimiter limiter = (RateLimiter) servletContext.getAttribute(TollgateFeature.LIMITER_ATTRIBUTE);
         if (limiter == null) {
             throw new IllegalStateException("no Tollgate limiter in this application (TollgateFeature not registered?)");

@@ -7,7 +7,7 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * An application's own Tollgate readiness check, as the README allows: a bean extending
+ * An application's own Tollgate readiness check, as docs/operations.md allows: a bean extending
  * {@link TollgateHealthCheck}. {@code ObservabilityContract} puts this class into a copy of
  * {@code servlet-app}; its data say {@code declared-by: application}, so that the one
  * {@code tollgate} check the server reports can be told from the one Tollgate's extension adds.
