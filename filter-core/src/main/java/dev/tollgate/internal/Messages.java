@@ -66,7 +66,7 @@ public final class Messages {
     /** @param shown the key and its source, printable; @param hint a key it may mean, or {@code null} */
     public static String unknownKey(String shown, String outcome, String hint) {
         return UNKNOWN_KEY + ": " + shown + " matches no configuration key and is " + outcome
-                + (hint == null ? "; the keys are listed in the README's configuration table" : "; did you mean "
+                + (hint == null ? "; the keys are listed in docs/reference/configuration.md" : "; did you mean "
                 + hint + "?");
     }
 
