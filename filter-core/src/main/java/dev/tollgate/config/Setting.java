@@ -5,9 +5,9 @@ import java.util.function.Function;
 
 /**
  * One configuration key: its name, its default, how its text is parsed, what it accepts (the
- * words a refusal quotes) and what it means (the README's words). Everything else about a key,
- * its environment variable, the README row, the default in {@link RedisSettings}, is derived
- * from this.
+ * words a refusal quotes) and what it means (in Markdown, as docs/reference/configuration.md
+ * shows it). Everything else about a key, its environment variable, its row in that page, the
+ * default in {@link RedisSettings}, is derived from this.
  *
  * <p>A name may hold {@code <name>} (a policy) and {@code <plan>} (a plan): a template, made
  * concrete by {@link #forPolicy} and {@link #forPlan}, which substitute in the default too.
@@ -54,7 +54,7 @@ public final class Setting<T> {
                 .replace("XNAMEX", "<NAME>").replace("XPLANX", "<PLAN>");
     }
 
-    /** The default as the README shows it: a value in backticks, or a description in parentheses. */
+    /** The default as docs/reference/configuration.md shows it: a value in backticks, or a description in parentheses. */
     public String shownDefault() {
         return describesDefault() ? shownDefault : "`" + shownDefault + "`";
     }
@@ -74,7 +74,7 @@ public final class Setting<T> {
         return accepted;
     }
 
-    /** What the key does, as the README says it. */
+    /** What the key does, in Markdown, as docs/reference/configuration.md says it. */
     public String meaning() {
         return meaning;
     }

@@ -23,10 +23,11 @@ import java.util.function.Function;
 /**
  * Every configuration key, typed, one line each: name, default, what is accepted, parser and
  * meaning. The parse ({@link TollgateConfig#load}), the defaults ({@link RedisSettings#standalone})
- * and the README's configuration table (checked by {@code ReadmeTest}) all come from here. A key
- * is added by its name in {@link ConfigKeys} and one line here; it is then documented, known to
- * the unknown-key check and required in the README, and its reader calls {@code get} on it. Keys
- * are the public contract: added, never renamed.
+ * and the configuration reference, docs/reference/configuration.md (generated from {@link #GROUPS}
+ * and checked by {@code ReferencePagesTest}), all come from here. A key is added by its name in
+ * {@link ConfigKeys}, one line here and its place in a {@link Group}; it is then documented and
+ * known to the unknown-key check, and its reader calls {@code get} on it. Keys are the public
+ * contract: added, never renamed.
  *
  * <p>Over 300 lines of source only because each key's documentation is here, where it cannot
  * drift from the key. Immutable and thread-safe.
@@ -235,8 +236,66 @@ public final class Settings {
     public static final Setting<String> PLAN_VALUE = add(ConfigKeys.PLAN_VALUE, "<plan>",
             Parsers.MARKER, Parsers::marker, "the header value that selects plan `<plan>`");
 
-    /** Every setting, in the README's order. */
+    /** Every setting, in the order of their lines here. */
     public static final List<Setting<?>> ALL = Collections.unmodifiableList(ALL_IN_ORDER);
+
+    /**
+     * A section of the configuration reference: a title, what its keys are for (Markdown), and its
+     * keys in the order the page lists them. Immutable.
+     */
+    public record Group(String title, String about, List<Setting<?>> settings) {
+        public Group {
+            settings = List.copyOf(settings);
+        }
+    }
+
+    /**
+     * Every setting, each in exactly one group ({@code ReferencePagesTest} checks it), in the order of
+     * docs/reference/configuration.md.
+     */
+    public static final List<Group> GROUPS = List.of(
+            new Group("Tollgate as a whole", "Whether Tollgate runs, how strictly it reads its configuration,"
+                    + " and where JAX-RS applies it.", List.of(ENABLED, STRICT_CONFIG, JAXRS_GLOBAL)),
+            new Group("Redis: where and who", "At most one of `tollgate.redis.uri`, `tollgate.redis.cluster` and"
+                    + " `tollgate.redis.sentinel.master` is set; with none, Tollgate uses its in-memory store, right for"
+                    + " one server. Passwords are never logged.",
+                    List.of(REDIS_URI, REDIS_CLUSTER, REDIS_SENTINEL_MASTER, REDIS_SENTINEL_NODES, REDIS_SENTINEL_USER,
+                            REDIS_SENTINEL_PASSWORD, REDIS_SENTINEL_DATABASE, REDIS_USER, REDIS_PASSWORD)),
+            new Group("Redis: TLS", "The same trust store, client certificate and host name check apply to every"
+                    + " connection: the server, each Cluster node, the sentinels and the master they name. The files are"
+                    + " read at start-up.", List.of(REDIS_TLS, REDIS_TLS_TRUSTSTORE, REDIS_TLS_TRUSTSTORE_PASSWORD,
+                    REDIS_TLS_KEYSTORE, REDIS_TLS_KEYSTORE_PASSWORD, REDIS_TLS_VERIFY_HOSTNAME)),
+            new Group("Redis: calls, keys and failures", "How long a call to Redis may take, how many connections"
+                    + " there are, how the keys are written, and what happens while Redis fails.", List.of(REDIS_TIMEOUT, REDIS_FAILURE_MODE,
+                    REDIS_CIRCUIT_FAILURES, REDIS_CIRCUIT_OPEN_FOR, REDIS_POOL_SIZE, REDIS_AUTO_PIPELINING,
+                    REDIS_KEY_PREFIX, REDIS_KEY_FORMAT)),
+            new Group("This node's memory", "What a node keeps in its own memory: the in-memory store (the only"
+                    + " store without Redis, and the `local` failure mode's) and the refusals it remembers.",
+                    List.of(LOCAL_MAX_KEYS, DENY_CACHE)),
+            new Group("Policies", "`tollgate.policies` declares the policies; each one's keys are then read by"
+                    + " their exact names, `<name>` standing for the policy's name: a policy `free-tier` has its limits"
+                    + " in `tollgate.policy.free-tier.limits`, or `TOLLGATE_POLICY_FREE_TIER_LIMITS`.",
+                    List.of(POLICIES, POLICY_LIMITS, POLICY_KEY, POLICY_MATCH, POLICY_MODE, POLICY_COST,
+                            POLICY_FAILURE_MODE, POLICY_ALGORITHM, POLICY_ZONE)),
+            new Group("Concurrency limits", "How many requests of one client a policy lets run at once, across"
+                    + " every node sharing the store.", List.of(POLICY_CONCURRENCY, POLICY_CONCURRENCY_LEASE)),
+            new Group("Token leasing", "A node may take several tokens of a client's bucket in one Redis call and"
+                    + " hand them out itself: one call per lease instead of one per request, for at most that many"
+                    + " tokens per node beyond the bucket's bound.",
+                    List.of(POLICY_PREFETCH, POLICY_PREFETCH_HOLD)),
+            new Group("Refusals and response headers", "What a refused request is answered, and the rate limit"
+                    + " headers on every answer.", List.of(POLICY_REFUSAL_STATUS, POLICY_REFUSAL_TYPE,
+                    POLICY_REFUSAL_TITLE, POLICY_REFUSAL_HEADERS, HEADERS, RETRY_AFTER_JITTER)),
+            new Group("Outbound calls", "For a policy that `TollgateClientFilter` applies to the calls an"
+                    + " application makes to a remote.", List.of(POLICY_MAX_WAIT, POLICY_MAX_PAUSE)),
+            new Group("Clients: addresses, proxies and the allow-list", "How a client's address is found behind"
+                    + " proxies, how addresses are grouped, and which clients are never limited.",
+                    List.of(TRUSTED_PROXIES, FORWARDED_HEADER, IPV4_PREFIX, IPV6_PREFIX, ALLOW_LIST)),
+            new Group("Plans", "Plans give clients of one policy different limits: `tollgate.plans` declares them,"
+                    + " `<plan>` standing for a plan's name, and a request's plan is found by role or by a header.",
+                    List.of(PLANS, PLAN_SELECTOR, PLAN_DEFAULT, PLAN_ROLE, PLAN_VALUE, POLICY_PLAN_LIMITS)),
+            new Group("Operations", "Metrics, reloads, JMX and logs.",
+                    List.of(METRICS, RELOAD_INTERVAL, JMX, LOG_CLIENT_KEYS)));
 
     private static Setting<Boolean> flag(String name, boolean defaultValue, String meaning) {
         return add(name, Boolean.toString(defaultValue), Parsers.BOOLEAN, Parsers::bool, meaning);

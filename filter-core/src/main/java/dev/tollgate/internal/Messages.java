@@ -8,7 +8,8 @@ import java.util.List;
  * Every message an operator may read, each with a stable id to search logs for, and beside each id
  * the text it starts: the one answer to "where is the text of TOLLGATE-0xx?". Call sites pass the
  * facts; the words are here. The ids are part of the contract: kept, never reused for another
- * meaning. The README lists them. Stateless; thread-safe.
+ * meaning. {@link #CATALOG} says for each id what it means and what to do, and
+ * docs/reference/messages.md is generated from it. Stateless; thread-safe.
  */
 public final class Messages {
 
@@ -65,7 +66,7 @@ public final class Messages {
     /** @param shown the key and its source, printable; @param hint a key it may mean, or {@code null} */
     public static String unknownKey(String shown, String outcome, String hint) {
         return UNKNOWN_KEY + ": " + shown + " matches no configuration key and is " + outcome
-                + (hint == null ? "; the keys are listed in the README's configuration table" : "; did you mean "
+                + (hint == null ? "; the keys are listed in docs/reference/configuration.md" : "; did you mean "
                 + hint + "?");
     }
 
@@ -182,6 +183,127 @@ public final class Messages {
     public static String internalError(String what) {
         return INTERNAL_ERROR + ": " + what;
     }
+
+    /**
+     * What an operator reads about one id in docs/reference/messages.md, which is generated from
+     * {@link #CATALOG}: the level it is logged at, what it means and what to do. The texts are
+     * Markdown, read in that page: an id in backticks becomes a link to its section.
+     *
+     * @param id      the id, e.g. {@code TOLLGATE-001}
+     * @param level   {@code SEVERE}, {@code WARNING} or {@code INFO}, the level it is usually logged at
+     * @param meaning what happened, and what Tollgate did about it, other levels included
+     * @param action  what the operator should do
+     */
+    public record Entry(String id, String level, String meaning, String action) {
+        public Entry {
+            if (!id.matches("TOLLGATE-0[0-9]{2}") || !List.of("SEVERE", "WARNING", "INFO").contains(level)
+                    || meaning.isBlank() || action.isBlank()) {
+                throw new IllegalArgumentException("a catalog entry needs an id TOLLGATE-0xx, a level SEVERE, WARNING"
+                        + " or INFO, a meaning and an action: " + id + ", " + level);
+            }
+        }
+    }
+
+    /** Every id above, once, in the order of its number; {@code MessagesCatalogTest} holds it to the constants. */
+    public static final List<Entry> CATALOG = List.of(
+            new Entry(BAD_VALUE, "SEVERE", "A configuration value is not valid, or values do not fit together (more"
+                    + " than one Redis topology, a `@RateLimited` cost above the policy's smallest burst, a TLS file"
+                    + " that cannot be read): the application does not start. The line names the key, the value (never"
+                    + " a password), where the value came from and what is accepted; every problem is listed at once."
+                    + " A key resolver that `META-INF/services` lists but that cannot be loaded is logged with this id as"
+                    + " a WARNING, and ignored.",
+                    "Set the key the line names, where the line says the value came from (an environment variable, a"
+                    + " system property, an init-param, a context-param, the server's configuration), to a value it"
+                    + " accepts: the [configuration reference](configuration.md) lists them for each key. In a reload,"
+                    + " the same lines come inside `TOLLGATE-013`, and the configuration in force stays."),
+            new Entry(MISSING_VALUE, "SEVERE", "A required configuration value is missing (a policy's `limits` when it"
+                    + " has no `concurrency`, `tollgate.plan.default` when plans are declared): the application does not"
+                    + " start.",
+                    "Set the key the line names, or the environment variable it names; the line gives an example of a"
+                    + " value."),
+            new Entry(UNKNOWN_POLICY, "SEVERE", "`@RateLimited` (JAX-RS or CDI) names a policy that is not configured:"
+                    + " the application does not start; a reload that would leave it unconfigured is refused"
+                    + " (`TOLLGATE-013`). The line names the annotated method and lists the policies configured.",
+                    "Declare the policy in `tollgate.policies` and give it `tollgate.policy.<name>.limits` (or"
+                    + " `concurrency`), or correct the name in the annotation."),
+            new Entry(UNKNOWN_KEY, "WARNING", "A `tollgate.*` key or `TOLLGATE_*` variable (or a name a typo away from"
+                    + " those prefixes, or a case variant such as `Tollgate_Redis_Uri` that the MicroProfile rule does not"
+                    + " read) matches no configuration key, and is ignored; the line names the nearest key when one is"
+                    + " close. With `tollgate.strict-config=true` it is SEVERE and the application does not start.",
+                    "Correct the name (the suggested key is usually the one meant) or remove it. Set"
+                    + " `tollgate.strict-config=true` to make such a name stop the start."),
+            new Entry(UNDECLARED_KEY, "WARNING", "A key of a policy or plan that `tollgate.policies` or `tollgate.plans`"
+                    + " does not declare, and is ignored; the line lists those declared. With"
+                    + " `tollgate.strict-config=true` it is SEVERE and the application does not start.",
+                    "Add the policy to `tollgate.policies` (or the plan to `tollgate.plans`), or correct its name in"
+                    + " the key."),
+            new Entry(STARTED, "INFO", "The configuration in force, at start-up: on or `OFF` (`tollgate.enabled`), the"
+                    + " store (in-memory, or the Redis topology with its timeout and failure mode; passwords masked as"
+                    + " `user:****@`), and each policy with its mode, limits, key, match and every setting that differs"
+                    + " from its default.",
+                    "Nothing. Check that it names the store and the policies meant."),
+            new Entry(METRICS, "INFO", "Where metrics go, at start-up: one line for each library that receives them"
+                    + " (OpenTelemetry, Micrometer, MicroProfile Metrics), naming the registry. A WARNING when a library"
+                    + " is present but cannot be used: no metrics go there.",
+                    "Nothing when it names the registry that is scraped. When no line names it, check `tollgate.metrics`"
+                    + " and that the library is visible to the application; for the WARNING, read the exception logged"
+                    + " with it."),
+            new Entry(RELOADED, "INFO", "The configuration was read again (every `tollgate.reload-interval`, or the JMX"
+                    + " operation `reload`) and changed; the new one is in force, shown as in `TOLLGATE-010`. A WARNING"
+                    + " names the Redis settings and `tollgate.local.max-keys` when they changed: they take effect at the"
+                    + " next start, the rest at once.",
+                    "Nothing; after the WARNING, restart the application when the new Redis settings or"
+                    + " `tollgate.local.max-keys` should apply."),
+            new Entry(RELOAD_REFUSED, "SEVERE", "A reload found a bad value, or a configuration that breaks a"
+                    + " `@RateLimited` policy or cost: nothing changed, the configuration in force stays. The line quotes"
+                    + " each problem with its own id.",
+                    "Correct the values as the quoted `TOLLGATE-001` to `TOLLGATE-003` lines say; the next reload"
+                    + " applies them."),
+            new Entry(REDIS_NOT_READY, "WARNING", "Redis did not answer at start-up; the line names the server and the"
+                    + " cause. The application starts anyway: each policy's failure mode applies until Redis answers,"
+                    + " and Redis decides again at the first probe after it does, without a restart.",
+                    "Check the Redis address, credentials and network. With TLS the cause says which check failed: a"
+                    + " certificate that is not trusted (set `tollgate.redis.tls.truststore`), one that does not name the"
+                    + " host (connect by a name it lists, or set `tollgate.redis.tls.verify-hostname=false`), or a server"
+                    + " that asks for a client certificate (set `tollgate.redis.tls.keystore`). The health check's last"
+                    + " failure says the same."),
+            new Entry(REDIS_DOWN, "WARNING", "The circuit opened: Redis failed `tollgate.redis.circuit.failures` times in"
+                    + " a row (the last failure is named). Tollgate stops calling it, each policy's failure mode applies,"
+                    + " and one request probes Redis every `tollgate.redis.circuit.open-for`. Logged once per outage.",
+                    "Look at Redis: down, paused, failing over, unreachable, or refusing the TLS handshake (see"
+                    + " `TOLLGATE-020`). `TOLLGATE-022` follows when it answers again. Frequent short outages under load"
+                    + " can mean that `tollgate.redis.timeout` is shorter than Redis takes to answer."),
+            new Entry(REDIS_UP, "INFO", "Redis answers again, after an outage of the length the line gives; decisions"
+                    + " are shared again. Logged once per recovery.",
+                    "Nothing."),
+            new Entry(REDIS_TOO_OLD, "SEVERE", "The Redis server is older than the scripts need (the line names the"
+                    + " version found, the minimum, 6.0.0, and why): no script is sent to it, and the failure mode applies"
+                    + " as if Redis were down. Logged once per version found.",
+                    "Upgrade Redis (or the compatible server) to 6.0 or later; the upgrade is picked up at the next"
+                    + " probe, without a restart."),
+            new Entry(REDIS_BUSY, "WARNING", "Requests were decided by their policy's failure mode because none of this"
+                    + " node's pooled Redis connections was free within the call's budget; the line gives the count since"
+                    + " the last report, the pool size and the timeout. Logged at the first such request, then at most"
+                    + " once a minute while it goes on. The circuit does not count these: Redis itself answers.",
+                    "The pool is too small for this node's concurrency: raise `tollgate.redis.pool-size` or"
+                    + " `tollgate.redis.timeout`."),
+            new Entry(SHADOW_DENIED, "INFO", "A policy in `shadow` mode would have refused a client; the request went"
+                    + " through. Logged for the first refusal of that client in a refusal window; the client is named by"
+                    + " its key's kind and a fingerprint unless `tollgate.log.client-keys=clear`.",
+                    "Nothing: these lines show what `enforce` would refuse; switch the policy's `mode` when they"
+                    + " show what is meant."),
+            new Entry(DENIED, "INFO", "A policy refused a client (429, or the policy's `refusal-status`). Logged for"
+                    + " the first refusal of that client in a refusal window; the client is named by its key's kind and a"
+                    + " fingerprint unless `tollgate.log.client-keys=clear`.",
+                    "Nothing when the limit is meant. Many refusals of many clients can mean the limit is too low, or"
+                    + " that clients share a key: behind a proxy that `tollgate.trusted-proxies` does not list, every"
+                    + " client has the proxy's address."),
+            new Entry(INTERNAL_ERROR, "SEVERE", "An unexpected error inside Tollgate, or a request that reached a filter"
+                    + " that did not start: the request (or outbound call) went through unlimited, and the line says so."
+                    + " A WARNING when a policy's key resolver failed: the peer's address was used as the client's key.",
+                    "Read the stack trace logged with it. For a filter that did not start, the cause was logged at"
+                    + " start-up (`TOLLGATE-001` to `TOLLGATE-003`); for a key resolver, fix the resolver. Otherwise"
+                    + " report it, with the stack trace."));
 
     /** A value as it may appear in a log line: no control characters, at most 200 characters. */
     public static String printable(String s) {

@@ -109,7 +109,7 @@ class UnknownKeysTest {
     void aNameFarFromEveryKeyGetsNoGuess() {
         TollgateConfig c = load(api("tollgate.frobnicate-the-widgets", "yes"));
         assertEquals(List.of("TOLLGATE-004: tollgate.frobnicate-the-widgets (from test map) matches no configuration key"
-                + " and is ignored; the keys are listed in the README's configuration table"), c.warnings());
+                + " and is ignored; the keys are listed in docs/reference/configuration.md"), c.warnings());
     }
 
     @Test
