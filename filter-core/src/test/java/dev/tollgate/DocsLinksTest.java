@@ -29,13 +29,6 @@ class DocsLinksTest {
 
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
-    /**
-     * Pages that another command writes ({@code ReferencePagesTest}, from {@code Settings} and
-     * {@code Messages}), on a branch of their own until it is merged: a link to one of them is
-     * checked like any other once the page exists, and tolerated only while it does not.
-     */
-    static final Set<String> GENERATED_ELSEWHERE = Set.of("docs/reference/configuration.md", "docs/reference/messages.md");
-
     /** {@code [text](target)} or {@code ![alt](target)}, with an optional title. */
     static final Pattern LINK = Pattern.compile("\\[((?:[^\\[\\]]|\\[[^\\]]*\\])*)\\]\\(([^)\\s]+)(?:\\s+\"[^\"]*\")?\\)");
     static final Pattern INLINE_CODE = Pattern.compile("`[^`]*`");
@@ -133,9 +126,7 @@ class DocsLinksTest {
                 if (!file.startsWith(root)) {
                     problems.add(link + ": outside the repository");
                 } else if (!Files.exists(file)) {
-                    if (!GENERATED_ELSEWHERE.contains(name) || anchor != null) {
-                        problems.add(link + ": no file " + name);
-                    }
+                    problems.add(link + ": no file " + name);
                 } else if (anchor != null && file.toString().endsWith(".md") && !anchors(file).contains(anchor)) {
                     problems.add(link + ": " + name + " has no heading #" + anchor + "; its anchors: " + anchors(file));
                 }

@@ -110,7 +110,7 @@ public final class Settings {
     public static final Setting<List<String>> POLICIES = add(ConfigKeys.POLICIES, "default",
             "names of 1 to 64 letters, digits, '_', '.' or '-', separated by ','",
             v -> Parsers.names(v, Policy.NAME, "policy"), "names of the policies, comma-separated (their order decides"
-                    + " no verdict: see *Matching and order*)");
+                    + " no verdict: see [Matching and order](../policies.md#matching-and-order))");
     public static final Setting<List<Limit>> POLICY_LIMITS = add(ConfigKeys.POLICY_LIMITS, "(required without concurrency)", null,
             Limit.SYNTAX, Limit::parse, "one or more limits, e.g. `10/s burst 20; 1000/day`");
     /** Text here; {@link PolicyReader} parses it with the class path's key resolvers. */
@@ -121,7 +121,7 @@ public final class Settings {
     public static final Setting<RequestMatcher> POLICY_MATCH = add(ConfigKeys.POLICY_MATCH, "/**",
             RequestMatcher.ALL, Accepted.REQUEST_PATTERN, RequestMatcher::parse,
             "which requests: `[METHOD[|METHOD]] /pattern`, several separated by `,`; unset, every request but for a"
-                    + " policy a `@RateLimited` names: only there (see *Matching and order*)");
+                    + " policy a `@RateLimited` names: only there (see [Matching and order](../policies.md#matching-and-order))");
     public static final Setting<Mode> POLICY_MODE = add(ConfigKeys.POLICY_MODE, "enforce",
             "'enforce' or 'shadow'", Parsers.word(Mode.class), "`enforce` (answer 429) or `shadow` (log and let through)");
     public static final Setting<Costs> POLICY_COST = add(ConfigKeys.POLICY_COST, "1", Costs.ONE, Costs.SYNTAX,
@@ -153,7 +153,7 @@ public final class Settings {
                     + " concurrency",
             Parsers.intIn(Prefetch.MIN_TOKENS, Prefetch.MAX_TOKENS),
             "token leasing, off when unset: a node takes this many tokens of a client's bucket in one Redis call and"
-                    + " hands them out itself (see *Token leasing*); at most the smallest burst and what the slowest rate"
+                    + " hands them out itself (see [Token leasing](../guarantees.md#token-leasing-at-most-k-per-node-beyond-the-buckets-bound)); at most the smallest burst and what the slowest rate"
                     + " refills in `prefetch-hold`; token-bucket policies without concurrency only");
     public static final Setting<Duration> POLICY_PREFETCH_HOLD = add(ConfigKeys.POLICY_PREFETCH_HOLD, "200ms",
             "from 1ms to 10s: " + DURATION, Parsers.durationIn(Prefetch.MIN_HOLD, Prefetch.MAX_HOLD),
@@ -161,7 +161,7 @@ public final class Settings {
                     + " dropped, never given back");
     public static final Setting<Integer> POLICY_REFUSAL_STATUS = add(ConfigKeys.POLICY_REFUSAL_STATUS, "429",
             Refusal.STATUS_SYNTAX, Refusal::parseStatus, "the status of this policy's refusal, 400 to 599, e.g. `503`"
-                    + " (see *Shaping the refusal*)");
+                    + " (see [Shaping the refusal](../http.md#shaping-the-refusal))");
     public static final Setting<String> POLICY_REFUSAL_TYPE = add(ConfigKeys.POLICY_REFUSAL_TYPE, "(IANA quota-exceeded)",
             Refusal.QUOTA_EXCEEDED, Refusal.TYPE_SYNTAX, Refusal::checkType, "the problem `type` of this policy's refusal,"
                     + " an absolute URI");
