@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.testing.Alone;
 import dev.tollgate.testing.LatencyProxy;
 import dev.tollgate.testing.RedisEndpoint;
 import dev.tollgate.testing.RedisProcess;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * SIGSTOP, restarted empty. Each test prints what requests saw during the fault: the worst
  * latency, how decisions were made, and how long recovery took.
  */
+@Alone
 @WithRedis
 class RedisFaultIT {
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.testing.Alone;
 import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.RedisProcess;
 import dev.tollgate.testing.RedisSentinels;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Timeout;
  * Tollgate: no error reaches a client, no request waits beyond the budget, and Tollgate decides
  * with Redis again once the replica is promoted. The times measured are printed.
  */
+@Alone
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RedisTopologyFaultIT {
 

@@ -8,6 +8,7 @@ import dev.tollgate.config.RedisSettings;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.bucket.Replies;
 import dev.tollgate.internal.identity.BucketKeys;
+import dev.tollgate.testing.Alone;
 import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.RedisProcess;
 import java.time.Duration;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Timeout;
  * killed mid-load fails only its own calls (and those Redis refuses while it does not cover every slot),
  * each within the budget, and its keys are served again once its replica takes over.
  */
+@Alone
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ClusterPipeliningIT {
 
