@@ -173,6 +173,11 @@ d is how far the arrival time lies ahead of now, and the bucket holds (capacity 
 -- tonumber of the rest tell, at the cost of the one pattern test before tags (docs/benchmarks.md). Anything else (states of other limits, several states, a state without a tag) is read as
 -- "Token bucket states, and nodes of two configurations" above says, by the one-key path further
 -- down, with this call's arguments in the general form's places.
+-- Its writes depend on Redis TIME: replicas must get the writes, not the script run again at their
+-- own time. Redis 5 and 6 replicate a script whole where lua-replicate-commands is no, and then
+-- refuse any write after TIME unless the script asks first, before writing; Redis 7 always
+-- replicates the writes, and this call does nothing there.
+redis.replicate_commands()
 local argv = ARGV
 local shortNow, shortTtl -- set when the short form goes on to the one-key path
 if #argv < 5 then
