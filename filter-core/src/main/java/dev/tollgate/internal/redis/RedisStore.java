@@ -210,10 +210,25 @@ public final class RedisStore implements BucketStore {
                 }
                 return List.of(out);
             }
-            taken.add(group);
+            taken.add(took(group, decoded));
             times.add(BucketReply.time(reply));
         }
         return List.of(out);
+    }
+
+    /**
+     * The buckets of a group that took: each whose own limits admitted. The group's enforcing
+     * buckets all did (else it refused); a shadow bucket takes only when its own limits admit, and
+     * one that refused took nothing, so a refund must give it nothing back (issue 28).
+     */
+    private static List<BucketRequest> took(List<BucketRequest> group, List<BucketReply> replies) {
+        List<BucketRequest> out = new ArrayList<>(group.size());
+        for (int k = 0; k < group.size(); k++) {
+            if (replies.get(k).admits()) {
+                out.add(group.get(k));
+            }
+        }
+        return out;
     }
 
     /**
@@ -259,6 +274,9 @@ public final class RedisStore implements BucketStore {
      * each key on its own).
      */
     private void refund(List<BucketRequest> requests, long time, long deadline) {
+        if (requests.isEmpty()) {
+            return;
+        }
         try {
             redis.eval(REFUND_BYTES, refundKeys(requests), refundArguments(requests, time), deadline);
         } catch (RedisPort.SplitKeysException e) {

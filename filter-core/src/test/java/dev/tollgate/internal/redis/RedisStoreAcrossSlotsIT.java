@@ -191,6 +191,52 @@ class RedisStoreAcrossSlotsIT {
                 : "ours: their first (12 s, read as two of ours), their second (charged to ours: one of ours), and this one");
     }
 
+    /**
+     * Issue 28, item 4: a refund of a group that holds a pause gate leaves the gate as it is (a gate
+     * takes nothing). Here the pause is set after the gate's slot took and before the other slot
+     * refuses. Before the fix, refund.lua read the gate's end as a token bucket of p = n = 0 and
+     * wrote {@code -nan:-nan:0}, which bucket.lua reads as an open gate: the pause was lifted.
+     */
+    @Test
+    void aRefundOfAGroupHoldingAPauseGateLeavesItsPause(RedisEndpoint redis) {
+        BucketRequest a = request("slot-a", "5/min", Algorithm.TOKEN_BUCKET);
+        BucketRequest gate = BucketRequest.pauseGate("tollgate-test:{" + run + "-slot-a}:gate:p", Limit.parse("5/min").get(0),
+                true);
+        BucketRequest b = request("slot-b", "1/min", Algorithm.TOKEN_BUCKET);
+        port.beforeTakeInSlotB = () -> {
+            other.pause(gate.key(), 60_000_000); // a remote asked to pause, after the gate admitted this request
+            Replies.flat(other.acquire(List.of(b))); // and someone else takes b's last token
+        };
+        long[] r = Replies.flat(store.acquire(List.of(a, gate, b)));
+        assertTrue(r[11] > 0, "b refuses when it comes to taking");
+        assertEquals(Long.toString(clock.nowMicros() + 60_000_000), redis.command("GET", gate.key()),
+                "the gate still holds the end of its pause");
+        long[] after = Replies.flat(other.acquire(List.of(gate)));
+        assertEquals(60_000_000, after[3], "the pause still refuses, for its whole minute");
+        assertEquals(4, Replies.flat(other.acquire(List.of(a)))[0], "and a's token was given back: this one leaves 4");
+    }
+
+    /**
+     * Issue 28, item 5: a refund gives back only what the take took. A shadow key takes only when
+     * its own limits admit; one that refused on its own took nothing, and gets nothing back. Before
+     * the fix it was refunded too: a spent {@code 1/min} shadow limit had its token back, and
+     * its numbers drifted by a whole burst.
+     */
+    @Test
+    void aRefundCreditsNoShadowKeyThatTookNothing() {
+        BucketRequest a = request("slot-a", "5/min", Algorithm.TOKEN_BUCKET);
+        BucketRequest shadow = new BucketRequest("tollgate-test:{" + run + "-slot-a}:shadow", Limit.parse("1/min"), 1, false);
+        BucketRequest b = request("slot-b", "1/min", Algorithm.TOKEN_BUCKET);
+        assertEquals(0, Replies.flat(other.acquire(List.of(shadow)))[3], "the shadow limit's one token, spent");
+        port.beforeTakeInSlotB = () -> Replies.flat(other.acquire(List.of(b))); // someone else takes b's last token
+        long[] r = Replies.flat(store.acquire(List.of(a, shadow, b)));
+        assertTrue(r[7] > 0, "the shadow limit refuses on its own (and takes nothing)");
+        assertTrue(r[11] > 0, "b refuses when it comes to taking");
+        assertEquals(4, Replies.flat(other.acquire(List.of(a)))[0], "a's token was given back: this one leaves 4");
+        long[] again = Replies.flat(other.acquire(List.of(shadow)));
+        assertEquals(60_000_000, again[3], "the shadow limit got no token it had not given: still a minute to wait");
+    }
+
     BucketRequest lease(String slot, String id) {
         return BucketRequest.lease("tollgate-test:{" + run + "-" + slot + "}:p:c",
                 new dev.tollgate.Concurrency(1, java.time.Duration.ofMinutes(1)).limit(), true, id);
