@@ -237,6 +237,33 @@ class RedisStoreAcrossSlotsIT {
         assertEquals(60_000_000, again[3], "the shadow limit got no token it had not given: still a minute to wait");
     }
 
+    /**
+     * Issue 28, item 2, across slots: on a node whose clock is three hours behind, the dry run,
+     * the take and the refund all count in the window of Redis' time (the refund's windows are
+     * computed around the decision's own time). Before the fix the node counted in an hour that
+     * had ended, and a refused request left its quota as it found it only by chance.
+     */
+    @Test
+    void aNodeHoursBehindTakesAndRefundsItsQuotaInRedisWindow(RedisEndpoint redis) {
+        RedisStore behind = new RedisStore(port, clock::nowMicros, () -> clock.nowMicros() - 3 * 3_600_000_000L);
+        BucketRequest a = request("slot-a", "2/min", Algorithm.CALENDAR); // 2/hour calendar
+        BucketRequest b = request("slot-b", "1/min", Algorithm.CALENDAR);
+        long[] first = Replies.flat(behind.acquire(List.of(a, b)));
+        assertEquals(0, first[3] + first[7], "both admit");
+        String before = redis.command("GET", a.key());
+        long[] refused = Replies.flat(behind.acquire(List.of(a, b)));
+        assertTrue(refused[7] > 0, "b's hour is spent");
+        assertEquals(before, redis.command("GET", a.key()), "a was asked (dry) and not charged");
+        BucketRequest c = request("slot-b-2", "1/min", Algorithm.CALENDAR);
+        port.beforeTakeInSlotB = () -> Replies.flat(other.acquire(List.of(c))); // someone else takes c's one
+        long[] late = Replies.flat(behind.acquire(List.of(a, c)));
+        assertTrue(late[7] > 0, "c refuses when it comes to taking");
+        assertEquals(before, redis.command("GET", a.key()), "a took, and was refunded in the same window");
+        long[] last = Replies.flat(behind.acquire(List.of(a)));
+        assertEquals(0, last[0], "a's hour: its first and this one, of 2");
+        assertTrue(Replies.flat(behind.acquire(List.of(a)))[3] > 0, "and then refused");
+    }
+
     BucketRequest lease(String slot, String id) {
         return BucketRequest.lease("tollgate-test:{" + run + "-" + slot + "}:p:c",
                 new dev.tollgate.Concurrency(1, java.time.Duration.ofMinutes(1)).limit(), true, id);
