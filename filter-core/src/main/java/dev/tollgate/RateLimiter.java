@@ -15,6 +15,7 @@ import dev.tollgate.internal.engine.RequestPlan;
 import dev.tollgate.internal.engine.RequestPlanner;
 import dev.tollgate.internal.engine.StoreGuard;
 import dev.tollgate.internal.http.HttpContract;
+import dev.tollgate.internal.local.MicroClock;
 import dev.tollgate.internal.metrics.Metrics;
 import java.time.Duration;
 import java.util.Collection;
@@ -119,7 +120,17 @@ public final class RateLimiter implements AutoCloseable {
      */
     public static RateLimiter create(TollgateConfig config, String name, Supplier<TollgateConfig> reloader,
                                      ClassLoader application) {
-        Engines.Stores stores = Engines.open(config);
+        return create(config, name, reloader, application, null);
+    }
+
+    /**
+     * For tests: {@link #create(TollgateConfig, String, Supplier, ClassLoader)} on a node whose own
+     * clock (µs since the epoch) is {@code nodeClock} instead of the system's ({@code null}), as a
+     * host whose clock is hours off would be.
+     */
+    static RateLimiter create(TollgateConfig config, String name, Supplier<TollgateConfig> reloader,
+                              ClassLoader application, MicroClock nodeClock) {
+        Engines.Stores stores = Engines.open(config, nodeClock);
         RateLimiter limiter = new RateLimiter(config, stores.store(), stores.fallback(), System::nanoTime, null, name,
                 reloader, NamedPolicies.of(application));
         Engines.start(config, name, stores, limiter.guard);
