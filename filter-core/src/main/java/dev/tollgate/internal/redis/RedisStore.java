@@ -52,7 +52,12 @@ import java.util.function.LongSupplier;
  * version, is treated by the script as absent rather than failing the call, so an upgrade or an
  * algorithm switch never opens the circuit.
  *
- * <p>Longer than most classes on purpose (about 540 lines): it is the one place that turns a
+ * <p>Calendar windows are the one argument that comes from the node's clock (only Java knows time
+ * zones): the script counts in the window that holds Redis' time, and refuses windows none of
+ * which does; the call is then made again with windows around Redis' time, and this node's clock
+ * is corrected by the difference from then on ({@link #nodeMicros}).
+ *
+ * <p>Longer than most classes on purpose (about 660 lines): it is the one place that turns a
  * bucket request of any algorithm into the scripts' arguments and back, and splits a Cluster
  * request by slot; split, the argument layout of {@code bucket.lua}, {@code refund.lua} and
  * {@code release.lua} would be written in two places. {@code pause.lua} sets a pause gate's end.
