@@ -15,6 +15,7 @@ import dev.tollgate.internal.engine.RequestPlan;
 import dev.tollgate.internal.engine.RequestPlanner;
 import dev.tollgate.internal.engine.StoreGuard;
 import dev.tollgate.internal.http.HttpContract;
+import dev.tollgate.internal.local.MicroClock;
 import dev.tollgate.internal.metrics.Metrics;
 import java.time.Duration;
 import java.util.Collection;
@@ -33,8 +34,10 @@ import javax.management.ObjectName;
  * failure modes), and turns the {@link Decision} into an {@link HttpAnswer}. This class wires
  * those rooms together, and owns the configuration in force and its reloads.
  *
- * <p>{@link #check} never throws: a store failure is handled by the configured
- * {@link FailureMode}, and anything unexpected lets the request through and is logged.
+ * <p>{@link #check} never throws for what a request or the store does: a store failure is
+ * handled by the configured {@link FailureMode}, and anything unexpected lets the request through
+ * and is logged. Only a cost given in code that a limit could never admit is refused, with an
+ * {@link IllegalArgumentException} ({@link #check(RequestView, Collection, long)}).
  *
  * <p>The configuration can change while it runs ({@link #reload()}, {@code tollgate.reload-interval},
  * or the JMX operation); the Redis connection cannot.
@@ -117,7 +120,17 @@ public final class RateLimiter implements AutoCloseable {
      */
     public static RateLimiter create(TollgateConfig config, String name, Supplier<TollgateConfig> reloader,
                                      ClassLoader application) {
-        Engines.Stores stores = Engines.open(config);
+        return create(config, name, reloader, application, null);
+    }
+
+    /**
+     * For tests: {@link #create(TollgateConfig, String, Supplier, ClassLoader)} on a node whose own
+     * clock (µs since the epoch) is {@code nodeClock} instead of the system's ({@code null}), as a
+     * host whose clock is hours off would be.
+     */
+    static RateLimiter create(TollgateConfig config, String name, Supplier<TollgateConfig> reloader,
+                              ClassLoader application, MicroClock nodeClock) {
+        Engines.Stores stores = Engines.open(config, nodeClock);
         RateLimiter limiter = new RateLimiter(config, stores.store(), stores.fallback(), System::nanoTime, null, name,
                 reloader, NamedPolicies.of(application));
         Engines.start(config, name, stores, limiter.guard);
@@ -207,13 +220,27 @@ public final class RateLimiter implements AutoCloseable {
      * Decides for the given policies, each request costing {@code cost} tokens instead of what
      * the policies' {@code cost} says ({@code 0}: what they say). A policy given by an older
      * configuration is decided with its current definition, if it still exists.
+     *
+     * @throws IllegalArgumentException when a limit of one of the policies (of any plan) could
+     *         never admit a request of {@code cost}: its burst is smaller. No store is asked, and
+     *         the message says which limit; a configured cost is held to the same rule at start-up
+     *         and at each reload, and {@link #requirePolicy} holds code's fixed costs to it
      */
     public Decision check(RequestView request, Collection<Policy> policies, long cost) {
         TollgateConfig c = config;
+        List<Policy> current = RequestPlanner.current(c, policies);
+        if (cost > 0) {
+            for (int i = 0; i < current.size(); i++) {
+                String problem = PolicyRequirement.neverPasses(current.get(i), cost, "RateLimiter.check(request, policies, cost)");
+                if (problem != null) {
+                    throw new IllegalArgumentException(problem);
+                }
+            }
+        }
         if (!c.enabled()) {
             return Decision.noPolicy();
         }
-        return decide(c, request, RequestPlanner.current(c, policies), cost);
+        return decide(c, request, current, cost);
     }
 
     /**

@@ -32,6 +32,7 @@ public final class TestRedis {
     private static RedisEndpoint shared;
     private static Path binary;
     private static String binaryKind;
+    private static Path embedded;
 
     private TestRedis() {
     }
@@ -64,6 +65,18 @@ public final class TestRedis {
     public static synchronized Path binary() {
         locateBinary();
         return binary;
+    }
+
+    /**
+     * The Redis 6.2 {@code redis-server} inside the test dependency {@code embedded-redis}, whatever
+     * is on the {@code PATH}: for what only Redis 5 and 6 do (a script replicated whole where
+     * {@code lua-replicate-commands} is {@code no}; Redis 7 has no such setting).
+     */
+    public static synchronized Path embeddedBinary() {
+        if (embedded == null) {
+            embedded = extractEmbedded();
+        }
+        return embedded;
     }
 
     /** Where {@link #binary()} came from, for the test log. */

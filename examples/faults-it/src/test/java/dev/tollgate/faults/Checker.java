@@ -16,6 +16,8 @@ import java.util.TreeMap;
  * <li><b>Rate</b>: for each API client and each interval from an admitted request's invocation to
  *     a later one's completion, the requests admitted within it are at most what the most generous
  *     configuration in force admits over its length, plus the allowances.</li>
+ * <li><b>Quota</b>: the same for a calendar quota client, in quotas per hour window the interval
+ *     touches (on nodes whose clocks are hours apart: {@link Run#CLOCK_OFFSETS_MICROS}).</li>
  * <li><b>Concurrency</b>: at no moment does a slot client hold more slots than the largest
  *     {@code concurrency} in force plus the allowances (a slot is surely held from the decision's
  *     return to the release's call; a dead node's until its death).</li>
@@ -179,17 +181,49 @@ final class Checker {
     }
 
     /**
-     * A calendar quota: over the run, what a client was admitted is at most the largest quota in
-     * force, once more for each start of an hour (in a zone in force) that the run crossed, plus
-     * the allowances of the faults and changes, in quotas.
+     * A calendar quota: for each client and each interval from an admitted request's invocation to
+     * a later one's completion, the requests admitted within it are at most the largest hourly
+     * quota in force, once for the hour the interval starts in and once more for each start of an
+     * hour (in a zone in force) within it, plus the allowances of the faults and changes that
+     * overlap it, in quotas. Over every interval, not the run alone: a fault's allowance in one
+     * second must not hide a quota handed out twice in another (a node whose clock is hours off).
      */
     private void quota(Workload.Client c, List<Op> mine) {
         List<Op> admitted = mine.stream().filter(Op::counted).toList();
-        if (admitted.isEmpty()) {
-            return;
+        String worst = null;
+        int worstSpan = Integer.MAX_VALUE;
+        for (int i = 0; i < admitted.size(); i++) {
+            Op a = admitted.get(i);
+            for (int j = i; j < admitted.size(); j++) {
+                Op b = admitted.get(j);
+                if (b.complete < a.invoke) {
+                    continue;
+                }
+                long from = a.invoke;
+                long to = Math.max(b.complete, a.complete);
+                int count = 0;
+                for (int k = i; k <= j; k++) {
+                    Op o = admitted.get(k);
+                    if (o.invoke >= from && o.complete <= to) {
+                        count++;
+                    }
+                }
+                long[] bound = quotaBound(from, to);
+                if (count > bound[0] && j - i < worstSpan) {
+                    worstSpan = j - i;
+                    worst = String.format("client %d (QUOTA) was admitted %d times from %.3f s to %.3f s; the bound there is %d"
+                            + " (%d per hour in force, %d windows)", c.id(), count, from / 1e6, to / 1e6, bound[0], bound[1],
+                            bound[2]) + slice(c.id(), from, to);
+                }
+            }
         }
-        long from = admitted.get(0).invoke;
-        long to = admitted.stream().mapToLong(o -> o.complete).max().orElse(from);
+        if (worst != null) {
+            violations.add(worst);
+        }
+    }
+
+    /** The most a quota client may be admitted over [from, to], the largest hourly quota in force, and the hour windows it touches. */
+    long[] quotaBound(long from, long to) {
         int most = 0;
         java.util.Set<String> zones = new java.util.HashSet<>();
         for (History.Reconfig r : inForce(from, to)) {
@@ -214,11 +248,7 @@ final class Checker {
                 bound += (long) e.allowance().bursts(nodes) * most;
             }
         }
-        if (admitted.size() > bound) {
-            violations.add(String.format("client %d (QUOTA) was admitted %d times from %.3f s to %.3f s; the bound there is %d"
-                    + " (%d per hour in force, %d windows)", c.id(), admitted.size(), from / 1e6, to / 1e6, bound, most, windows)
-                    + slice(c.id(), from, to));
-        }
+        return new long[] {bound, most, windows};
     }
 
     private void concurrency(Workload.Client c, List<Op> mine) {

@@ -1,6 +1,7 @@
 package dev.tollgate.faults;
 
 import dev.tollgate.Decision;
+import dev.tollgate.NodeClocks;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.RequestView;
 import dev.tollgate.config.ConfigLookup;
@@ -26,19 +27,46 @@ final class Node implements AutoCloseable {
             List.of(Rate.perSecond(5, 10), Rate.perMinute(40)),
             List.of(Rate.perSecond(8, 6)),
             List.of(Rate.perMinute(40), Rate.perSecond(5, 10)));
-    /** A calendar quota: at most {@code count} per hour of {@code zone}. */
-    record Quota(int count, String zone) {
+    /**
+     * A calendar quota: at most {@code count} per hour of {@code zone}, and when {@code perDay > 0}
+     * at most that many per day of it too, the day's limit written first when {@code dayFirst}.
+     */
+    record Quota(int count, String zone, int perDay, boolean dayFirst) {
+        Quota(int count, String zone) {
+            this(count, zone, 0, false);
+        }
+
+        /** As Tollgate's configuration writes it. */
+        String limits() {
+            String hour = count + "/hour calendar";
+            if (perDay == 0) {
+                return hour;
+            }
+            String day = perDay + "/day calendar";
+            return dayFirst ? day + "; " + hour : hour + "; " + day;
+        }
+
+        @Override
+        public String toString() {
+            return limits() + " in " + zone;
+        }
     }
 
-    /** The quota policy's limit and zone, one per variant: a zone change moves the hour's boundaries (by 30 or 45 minutes). */
+    /**
+     * The quota policy's limits and zone, one per variant: a zone change moves the hour's boundaries
+     * (by 30 or 45 minutes); a reload adds a day's limit, removes it, or puts it before the hour
+     * (issue 28: a stored state is matched by its window, not by its position).
+     */
     static final List<Quota> QUOTA_VARIANTS = List.of(new Quota(12, "UTC"), new Quota(12, "Asia/Kolkata"),
-            new Quota(8, "Pacific/Chatham"));
+            new Quota(8, "Pacific/Chatham"), new Quota(12, "UTC", 30, false), new Quota(10, "UTC", 30, true));
     /** The slots policy's concurrency, one per variant. */
     static final List<Integer> SLOT_VARIANTS = List.of(2, 1, 3);
     static final long LEASE_MICROS = 5_000_000;
 
     final int id;
     final FaultProxy proxy;
+    /** How far this node's clock is off the system's, in µs (negative: behind); Redis' {@code TIME} is the system's. */
+    final long clockOffsetMicros;
     private final Map<String, String> config = new ConcurrentHashMap<>();
     private volatile RateLimiter limiter;
     /** Bumped at each kill: a slot taken before it is never released (the process that held it is gone). */
@@ -51,8 +79,15 @@ final class Node implements AutoCloseable {
 
     /** @param extra settings over the harness' own (a scenario's policies) */
     Node(int id, FaultProxy proxy, Map<String, String> redis, String failureMode, Map<String, String> extra) {
+        this(id, proxy, redis, failureMode, extra, 0);
+    }
+
+    /** @param clockOffsetMicros how far the node's clock is off the system's (and Redis'): negative, behind */
+    Node(int id, FaultProxy proxy, Map<String, String> redis, String failureMode, Map<String, String> extra,
+         long clockOffsetMicros) {
         this.id = id;
         this.proxy = proxy;
+        this.clockOffsetMicros = clockOffsetMicros;
         config.put("tollgate.redis.timeout", "150ms");
         config.put("tollgate.redis.failure-mode", failureMode);
         config.put("tollgate.redis.circuit.open-for", "300ms");
@@ -70,7 +105,7 @@ final class Node implements AutoCloseable {
         variants(0, 0, 0);
         config.putAll(redis);
         config.putAll(extra);
-        limiter = RateLimiter.create(load(), "node-" + id, this::load);
+        limiter = NodeClocks.create(load(), "node-" + id, this::load, clockOffsetMicros);
     }
 
     private TollgateConfig load() {
@@ -81,7 +116,7 @@ final class Node implements AutoCloseable {
     void variants(int api, int slots, int quota) {
         config.put("tollgate.policy.api.limits", Rate.text(API_VARIANTS.get(api)));
         config.put("tollgate.policy.slots.concurrency", Integer.toString(SLOT_VARIANTS.get(slots)));
-        config.put("tollgate.policy.quota.limits", QUOTA_VARIANTS.get(quota).count() + "/hour calendar");
+        config.put("tollgate.policy.quota.limits", QUOTA_VARIANTS.get(quota).limits());
         config.put("tollgate.policy.quota.zone", QUOTA_VARIANTS.get(quota).zone());
     }
 
@@ -150,7 +185,7 @@ final class Node implements AutoCloseable {
 
     /** Starts again with the configuration it has now. */
     void restart() {
-        limiter = RateLimiter.create(load(), "node-" + id, this::load);
+        limiter = NodeClocks.create(load(), "node-" + id, this::load, clockOffsetMicros);
         dead = false;
     }
 

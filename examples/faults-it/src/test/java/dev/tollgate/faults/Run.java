@@ -16,13 +16,22 @@ import java.util.logging.SimpleFormatter;
 
 /**
  * One run of the harness: a real {@code redis-server}, {@link Options#nodes} limiter nodes each
- * behind its own {@link FaultProxy}, the {@link Workload} and the {@link Nemesis} for
+ * behind its own {@link FaultProxy} and on a clock of its own ({@link #CLOCK_OFFSETS_MICROS}: hours
+ * apart), the {@link Workload} and the {@link Nemesis} for
  * {@link Options#millis}, then every fault healed and, after one circuit period, each slot client
  * asks for a slot again (liveness), and the {@link Checker} reads the history. Everything the seed
  * decides is drawn from it; thread timing is not, so a seed replays the same schedule, not the same
  * interleaving.
  */
 final class Run {
+
+    /**
+     * How far each node's clock is off Redis' (the system's), by node: one exact, one three hours
+     * behind, one two hours ahead (issue 28: calendar windows that a node computes must not let
+     * its clock hand out more of a quota). Whole hours, so a node's in-memory fallback counts
+     * in hour windows aligned with the real ones, as the checker counts them.
+     */
+    static final long[] CLOCK_OFFSETS_MICROS = {0, -3 * 3_600_000_000L, 2 * 3_600_000_000L};
 
     /** @param cluster a three-master Redis Cluster (with replicas), reached directly; else one redis-server behind proxies */
     record Options(int nodes, long millis, String failureMode, List<Nemesis.Fault> faults, boolean changes, boolean cluster) {
@@ -32,10 +41,19 @@ final class Run {
 
         String summary() {
             long admitted = history.ops().stream().filter(Op::admitted).count();
+            // the quota's limits as the rolling changes put them in force: their number and order change
+            List<String> quotas = new ArrayList<>();
+            for (History.Reconfig r : history.reconfigs()) {
+                String q = Node.QUOTA_VARIANTS.get(r.quota()).limits();
+                if (quotas.isEmpty() || !quotas.get(quotas.size() - 1).equals(q)) {
+                    quotas.add(q);
+                }
+            }
             return String.format("seed %d, failure mode %s, %d nodes" + (options.cluster() ? " on a Cluster" : "")
-                    + ", %d ms: %d requests (%d admitted), %d faults, %d reloads,"
+                    + ", %d ms: %d requests (%d admitted), %d faults, %d reloads (quota %s),"
                     + " %d violations", seed, options.failureMode(), options.nodes(), options.millis(), history.ops().size(),
-                    admitted, history.events().size(), history.reconfigs().size(), violations.size());
+                    admitted, history.events().size(), history.reconfigs().size(), String.join(" -> ", quotas),
+                    violations.size());
         }
     }
 
@@ -49,12 +67,14 @@ final class Run {
         try (RedisProcess redis = o.cluster() ? null : TestRedis.startProcess();
              RedisCluster cluster = o.cluster() ? RedisCluster.start() : null) {
             for (int i = 0; i < o.nodes(); i++) {
+                long clock = CLOCK_OFFSETS_MICROS[i % CLOCK_OFFSETS_MICROS.length];
                 if (cluster != null) {
                     nodes.add(new Node(i, null, Map.of("tollgate.redis.cluster", String.join(",", cluster.seeds()),
-                            "tollgate.redis.timeout", "300ms"), o.failureMode()));
+                            "tollgate.redis.timeout", "300ms"), o.failureMode(), Map.of(), clock));
                 } else {
                     FaultProxy proxy = new FaultProxy(redis.port(), random.nextLong());
-                    nodes.add(new Node(i, proxy, Map.of("tollgate.redis.uri", "redis://127.0.0.1:" + proxy.port()), o.failureMode()));
+                    nodes.add(new Node(i, proxy, Map.of("tollgate.redis.uri", "redis://127.0.0.1:" + proxy.port()), o.failureMode(),
+                            Map.of(), clock));
                 }
             }
             Workload workload = new Workload(random.split(), nodes, history);

@@ -36,9 +36,15 @@ class ScenariosIT {
 
     /** A node of this test: the nodes of one test share its key prefix, so they share buckets. */
     static Node node(int id, FaultProxy proxy, String failureMode, Map<String, String> extra) {
+        return node(id, proxy, failureMode, extra, 0);
+    }
+
+    /** The same, on a clock {@code clockOffsetMicros} off Redis' (negative: behind). */
+    static Node node(int id, FaultProxy proxy, String failureMode, Map<String, String> extra, long clockOffsetMicros) {
         Map<String, String> all = new java.util.HashMap<>(extra);
         all.put("tollgate.redis.key-prefix", "scenario" + run + ":");
-        return new Node(id, proxy, Map.of("tollgate.redis.uri", "redis://127.0.0.1:" + proxy.port()), failureMode, all);
+        return new Node(id, proxy, Map.of("tollgate.redis.uri", "redis://127.0.0.1:" + proxy.port()), failureMode, all,
+                clockOffsetMicros);
     }
 
     @org.junit.jupiter.api.BeforeEach
@@ -66,6 +72,23 @@ class ScenariosIT {
             }
         }
         return admitted;
+    }
+
+    /**
+     * A node's decision by Redis (or a refusal it gave, remembered): a decision the failure mode
+     * made (a pooled connection slower than the budget on a loaded machine) is asked again, for at
+     * most 2 s. It admitted nothing under {@code closed}; if Redis took before its reply was lost,
+     * Redis' counts show it, which can only make a bound on admissions harder to keep.
+     */
+    static Decision byRedis(Node node, TestRequest request) {
+        long until = System.nanoTime() + 2_000_000_000L;
+        Decision d = node.check(request);
+        while (d.source() == Decision.Source.NONE && System.nanoTime() < until) {
+            Workload.sleepMicros(50_000);
+            d = node.check(request);
+        }
+        assertTrue(d.source() == Decision.Source.REDIS || d.source() == Decision.Source.CACHE, "decided by Redis: " + d);
+        return d;
     }
 
     /**
@@ -125,6 +148,85 @@ class ScenariosIT {
             } finally {
                 a.close();
                 b.close();
+            }
+        }
+    }
+
+    /**
+     * A node whose clock is three hours behind, on an hourly calendar quota ({@code 3/hour calendar}
+     * in UTC), next to a node on time: 20 requests alternating between them get the quota once (once
+     * more for each hour that began meanwhile). Before the fix: 6 of 20 ({@code AAAA.A.A....}): the
+     * node behind counted in a window of its own that had ended three hours ago, the quota again,
+     * while charging each admission to the hour of the node on time (alone, such a node was
+     * admitted every time: each count it wrote was read as ended at the next call).
+     */
+    @Test
+    void aNodeWhoseClockIsHoursBehindGetsNoMoreOfAnHourlyQuota() {
+        try (FaultProxy pa = new FaultProxy(redis.port(), 8); FaultProxy pb = new FaultProxy(redis.port(), 9)) {
+            Map<String, String> quota = Map.of("tollgate.policy.quota.limits", "3/hour calendar", "tollgate.policy.quota.zone",
+                    "UTC");
+            Node a = node(0, pa, "closed", quota);
+            Node b = node(1, pb, "closed", quota, -3 * 3_600_000_000L);
+            try {
+                a.awaitRedis();
+                b.awaitRedis();
+                java.time.Instant start = java.time.Instant.now();
+                StringBuilder seen = new StringBuilder();
+                for (int i = 0; i < 20; i++) {
+                    Decision d = byRedis(i % 2 == 0 ? a : b, TestRequest.get("/quota/x").header("X-Api-Key", "sk_live_behind"));
+                    seen.append(d.allowed() ? 'A' : '.');
+                }
+                java.time.Instant end = java.time.Instant.now();
+                long hours = 1 + java.time.Duration.between(start.truncatedTo(java.time.temporal.ChronoUnit.HOURS),
+                        end.truncatedTo(java.time.temporal.ChronoUnit.HOURS)).toHours();
+                long admitted = seen.chars().filter(c -> c == 'A').count();
+                System.out.println("[scenario] a node 3 h behind on 3/hour calendar, 20 alternating requests: " + seen);
+                assertTrue(admitted >= 3 && admitted <= 3 * hours, "admitted " + seen + " (A: admitted), in " + hours
+                        + " hour windows of 3");
+            } finally {
+                a.close();
+                b.close();
+            }
+        }
+    }
+
+    /**
+     * Reloads that change the number and the order of a quota's calendar limits: {@code 3/hour
+     * calendar} spent, then {@code 10/day calendar; 3/hour calendar} (a limit added, the hour
+     * moved second), then {@code 3/hour calendar; 10/day calendar} (the order again). Each finds
+     * the hour's count by its window, not by its position: no fresh quota (issue 28, item 1).
+     */
+    @Test
+    void reloadsThatAddAndReorderCalendarLimitsGiveNoFreshQuota() {
+        try (FaultProxy proxy = new FaultProxy(redis.port(), 10)) {
+            Node n = node(0, proxy, "closed", Map.of("tollgate.policy.quota.limits", "3/hour calendar",
+                    "tollgate.policy.quota.zone", "UTC", "tollgate.deny-cache", "false"));
+            try {
+                n.awaitRedis();
+                TestRequest quota = TestRequest.get("/quota/x").header("X-Api-Key", "sk_live_reordered");
+                java.time.Instant start = java.time.Instant.now();
+                StringBuilder seen = new StringBuilder();
+                for (String limits : List.of("3/hour calendar", "10/day calendar; 3/hour calendar",
+                        "3/hour calendar; 10/day calendar")) {
+                    n.set("tollgate.policy.quota.limits", limits);
+                    n.reload();
+                    for (int i = 0; i < 5; i++) {
+                        Decision d = byRedis(n, quota);
+                        assertEquals(Decision.Source.REDIS, d.source(), "the deny cache is off: " + d);
+                        seen.append(d.allowed() ? 'A' : '.');
+                    }
+                    seen.append(' ');
+                }
+                boolean sameHour = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.HOURS)
+                        .equals(start.truncatedTo(java.time.temporal.ChronoUnit.HOURS));
+                System.out.println("[scenario] 3/hour, then a day added before it, then after it: " + seen);
+                if (sameHour) {
+                    assertEquals("AAA.. ..... ..... ", seen.toString(), "the hour's 3, and no more after either reload");
+                } else { // an hour began meanwhile: one more quota, at most
+                    assertTrue(seen.chars().filter(c -> c == 'A').count() <= 6, seen.toString());
+                }
+            } finally {
+                n.close();
             }
         }
     }

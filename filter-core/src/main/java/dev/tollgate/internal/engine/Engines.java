@@ -36,11 +36,21 @@ public final class Engines {
 
     /** Opens the stores the configuration asks for; connecting to Redis waits for {@link #start}. */
     public static Stores open(TollgateConfig config) {
-        LocalStore local = new LocalStore(config.localMaxKeys(), MicroClock.SYSTEM);
+        return open(config, null);
+    }
+
+    /**
+     * The same on a node whose own clock is {@code nodeClock} (µs since the epoch; {@code null}:
+     * the system's): the in-memory store's clock, and where the Redis store computes calendar
+     * windows (Redis' {@code TIME} still decides). A seam for tests of nodes whose clocks are off.
+     */
+    public static Stores open(TollgateConfig config, MicroClock nodeClock) {
+        LocalStore local = new LocalStore(config.localMaxKeys(), nodeClock == null ? MicroClock.SYSTEM : nodeClock);
         if (config.redis() == null) {
             return new Stores(local, null, null);
         }
-        RedisStore redis = new RedisStore(JedisPort.create(config.redis()));
+        RedisStore redis = nodeClock == null ? new RedisStore(JedisPort.create(config.redis()))
+                : RedisStore.onNodeClock(JedisPort.create(config.redis()), nodeClock::nowMicros);
         return new Stores(redis, local, redis);
     }
 

@@ -26,16 +26,43 @@ public record PolicyRequirement(String policy, long cost, String where) {
             problems.add(Messages.bad(where + ": a cost must be at least 1 (or 0 for the policy's own)"));
             return;
         }
-        for (List<Limit> set : p.allLimits().values()) {
-            for (Limit l : set) {
-                try {
-                    Policy.requireCostFits(l, cost);
-                } catch (IllegalArgumentException e) {
-                    problems.add(Messages.bad(where + ", policy '" + p.name() + "' (tollgate.policy."
-                            + p.name() + ".limits): " + e.getMessage()));
-                    return;
+        String problem = neverPasses(p, cost, where);
+        if (problem != null) {
+            problems.add(problem);
+        }
+    }
+
+    /**
+     * Why a request costing {@code cost} could never pass {@code p} (a limit of some plan's, or the
+     * default limits, whose burst is smaller), naming {@code where}, the policy and the limit; or
+     * {@code null} when every limit can admit it. Makes nothing when it fits: asked per request by
+     * {@code RateLimiter.check} with a cost given in code.
+     */
+    public static String neverPasses(Policy p, long cost, String where) {
+        String problem = neverPasses(p, p.limits(), cost, where);
+        if (problem == null && !p.planLimits().isEmpty()) {
+            for (List<Limit> set : p.planLimits().values()) {
+                problem = neverPasses(p, set, cost, where);
+                if (problem != null) {
+                    break;
                 }
             }
         }
+        return problem;
+    }
+
+    private static String neverPasses(Policy p, List<Limit> limits, long cost, String where) {
+        for (int i = 0; i < limits.size(); i++) { // by index: no iterator per request
+            Limit l = limits.get(i);
+            if (cost > l.capacity()) {
+                try {
+                    Policy.requireCostFits(l, cost);
+                } catch (IllegalArgumentException e) {
+                    return Messages.bad(where + ", policy '" + p.name() + "' (tollgate.policy." + p.name() + ".limits): "
+                            + e.getMessage());
+                }
+            }
+        }
+        return null;
     }
 }

@@ -14,6 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -51,7 +52,12 @@ import java.util.function.LongSupplier;
  * version, is treated by the script as absent rather than failing the call, so an upgrade or an
  * algorithm switch never opens the circuit.
  *
- * <p>Longer than most classes on purpose (about 540 lines): it is the one place that turns a
+ * <p>Calendar windows are the one argument that comes from the node's clock (only Java knows time
+ * zones): the script counts in the window that holds Redis' time, and refuses windows none of
+ * which does; the call is then made again with windows around Redis' time, and this node's clock
+ * is corrected by the difference from then on ({@link #nodeMicros}).
+ *
+ * <p>Longer than most classes on purpose (about 660 lines): it is the one place that turns a
  * bucket request of any algorithm into the scripts' arguments and back, and splits a Cluster
  * request by slot; split, the argument layout of {@code bucket.lua}, {@code refund.lua} and
  * {@code release.lua} would be written in two places. {@code pause.lua} sets a pause gate's end.
@@ -85,19 +91,48 @@ public final class RedisStore implements BucketStore {
 
     private final RedisPort redis;
     private final LongSupplier clockOverride;
+    /** This node's own clock in µs: only to compute calendar windows near Redis' time ({@link #nodeMicros}). */
+    private final LongSupplier nodeClock;
+    /**
+     * How far Redis' time was ahead of {@link #nodeClock} when the script last refused calendar
+     * windows computed on this node (negative: behind); 0 until then. Racing writes are alike.
+     */
+    private volatile long redisAheadMicros;
 
     /** A store that takes the time from Redis {@code TIME}. */
     public RedisStore(RedisPort redis) {
-        this(redis, null);
+        this(redis, null, RedisStore::wallMicros);
     }
 
     /**
      * For tests only: a store whose script takes the time from {@code clockOverride} instead of
-     * Redis {@code TIME}, so a test can move time without sleeping.
+     * Redis {@code TIME}, so a test can move time without sleeping; the node's clock is the same.
      */
     RedisStore(RedisPort redis, LongSupplier clockOverride) {
+        this(redis, clockOverride, clockOverride);
+    }
+
+    /**
+     * For tests only: {@code clockOverride} as above ({@code null}: Redis {@code TIME}), on a node
+     * whose own clock is {@code nodeClock}, which may be far from it.
+     */
+    RedisStore(RedisPort redis, LongSupplier clockOverride, LongSupplier nodeClock) {
         this.redis = redis;
         this.clockOverride = clockOverride;
+        this.nodeClock = nodeClock;
+    }
+
+    /**
+     * A store that takes the time from Redis {@code TIME}, on a node whose own clock (µs since the
+     * epoch) is {@code nodeClock} instead of the system's: the calendar windows this node computes
+     * start from it (a harness gives nodes clocks hours apart).
+     */
+    public static RedisStore onNodeClock(RedisPort redis, LongSupplier nodeClock) {
+        return new RedisStore(redis, null, nodeClock);
+    }
+
+    private static long wallMicros() {
+        return System.currentTimeMillis() * 1000L;
     }
 
     /** Loads the script; call once at start. Failure is not fatal: a later call loads it. */
@@ -210,10 +245,25 @@ public final class RedisStore implements BucketStore {
                 }
                 return List.of(out);
             }
-            taken.add(group);
+            taken.add(took(group, decoded));
             times.add(BucketReply.time(reply));
         }
         return List.of(out);
+    }
+
+    /**
+     * The buckets of a group that took: each whose own limits admitted. The group's enforcing
+     * buckets all did (else it refused); a shadow bucket takes only when its own limits admit, and
+     * one that refused took nothing, so a refund must give it nothing back (issue 28).
+     */
+    private static List<BucketRequest> took(List<BucketRequest> group, List<BucketReply> replies) {
+        List<BucketRequest> out = new ArrayList<>(group.size());
+        for (int k = 0; k < group.size(); k++) {
+            if (replies.get(k).admits()) {
+                out.add(group.get(k));
+            }
+        }
+        return out;
     }
 
     /**
@@ -259,6 +309,9 @@ public final class RedisStore implements BucketStore {
      * each key on its own).
      */
     private void refund(List<BucketRequest> requests, long time, long deadline) {
+        if (requests.isEmpty()) {
+            return;
+        }
         try {
             redis.eval(REFUND_BYTES, refundKeys(requests), refundArguments(requests, time), deadline);
         } catch (RedisPort.SplitKeysException e) {
@@ -280,10 +333,11 @@ public final class RedisStore implements BucketStore {
         return keys;
     }
 
+    /** refund.lua's arguments: calendar windows around the decision's own time, in Redis' clock. */
     private List<byte[]> refundArguments(List<BucketRequest> requests, long time) {
         List<byte[]> args = new ArrayList<>();
         args.add(bytes(Long.toString(time)));
-        addArguments(requests, new ArrayList<>(requests.size()), args, nodeMicros());
+        addArguments(requests, new ArrayList<>(requests.size()), args, time);
         return args;
     }
 
@@ -301,13 +355,50 @@ public final class RedisStore implements BucketStore {
                     : List.of(a[0], a[1], a[2], bytes(Long.toString(clockOverride.getAsLong())));
             return evalsha(List.of(bytes(r.key())), args, deadline);
         }
+        boolean calendar = false;
+        for (int i = 0; i < requests.size() && !calendar; i++) {
+            calendar = requests.get(i).algorithm() == Algorithm.CALENDAR;
+        }
+        if (calendar && deadline == null) {
+            deadline = redis.deadline(); // a call asked again shares the first one's budget
+        }
+        byte[] override = clockOverride == null ? EMPTY : bytes(Long.toString(clockOverride.getAsLong()));
         List<byte[]> keys = new ArrayList<>(requests.size());
+        List<byte[]> args = generalArguments(requests, dry, override, keys, calendar ? nodeMicros() : 0);
+        long[] reply = evalsha(keys, args, deadline);
+        if (calendar && windowsRefused(reply)) {
+            // The windows held no window of Redis' time: this node's clock is off by more than one
+            // (bucket.lua took nothing). Computed again around Redis' own time, which the reply says;
+            // and from now on around this node's clock set right by the difference.
+            long redisNow = reply[1];
+            redisAheadMicros = redisNow - nodeClock.getAsLong();
+            keys.clear();
+            reply = evalsha(keys, generalArguments(requests, dry, override, keys, redisNow), deadline);
+            if (windowsRefused(reply)) {
+                throw new IllegalStateException("the bucket script refused calendar windows computed around its own time "
+                        + redisNow + " µs, and now answers " + Arrays.toString(reply) + ": its clock moved by more than"
+                        + " a window within one request");
+            }
+        }
+        return reply;
+    }
+
+    /** The general form's arguments, with calendar windows around {@code aroundMicros}; fills {@code keys}. */
+    private List<byte[]> generalArguments(List<BucketRequest> requests, boolean dry, byte[] override, List<byte[]> keys,
+                                          long aroundMicros) {
         List<byte[]> args = new ArrayList<>(2 + requests.size() * 7);
-        long override = clockOverride == null ? 0 : clockOverride.getAsLong();
-        args.add(clockOverride == null ? EMPTY : bytes(Long.toString(override)));
+        args.add(override);
         args.add(dry ? DRY : EMPTY);
-        addArguments(requests, keys, args, clockOverride == null ? nodeMicros() : override);
-        return evalsha(keys, args, deadline);
+        addArguments(requests, keys, args, aroundMicros);
+        return args;
+    }
+
+    /**
+     * Whether the script refused the calendar windows it was sent ({@code { -1, now }}: bucket.lua,
+     * "Reply"), which a general reply, at least five integers, never is.
+     */
+    private static boolean windowsRefused(long[] reply) {
+        return reply != null && reply.length == 2 && reply[0] == -1;
     }
 
     /** NOSCRIPT is answered by sending the script whole, in the same budget; EVAL caches it again. */
@@ -335,11 +426,13 @@ public final class RedisStore implements BucketStore {
     }
 
     /**
-     * This node's wall clock in µs, only to compute calendar boundaries around it: the script
-     * still decides by Redis {@code TIME} and picks among them (bucket.lua, ARGV).
+     * Where this node computes calendar windows: its own clock, set right by how far Redis' time
+     * was from it when the script last refused windows ({@link #redisAheadMicros}). The script
+     * still decides by Redis {@code TIME}, picks the window that holds it among three, and refuses
+     * windows none of which does, so a node's clock never chooses a window (bucket.lua, ARGV).
      */
     private long nodeMicros() {
-        return clockOverride != null ? clockOverride.getAsLong() : System.currentTimeMillis() * 1000L;
+        return nodeClock.getAsLong() + redisAheadMicros;
     }
 
     /** A bucket's constant arguments, encoded the first time its shape is seen. */

@@ -43,8 +43,13 @@ ARGV[3..] for each key, in order: enforcing (1, or 0 for shadow), algorithm (b: 
                           windows [b0, b1), [b1, b2), [b2, b3) in µs are the previous, current and
                           next calendar windows as the calling node's clock sees them (only Java
                           knows time zones). The script counts in the one that holds its now, so
-                          a node's clock may be off by a window either way; beyond that the
-                          nearest window is used, and its reset is said as at least 1 µs away.
+                          a node's clock may be off by a window either way. Beyond that (now
+                          before b0 or from b3 on, for any limit of any key) the call is refused
+                          whole: nothing is taken or written, and the reply is { -1, now }, for
+                          the caller to ask again with windows around that now (issue 28: a node
+                          hours behind sent windows that had ended, and an hourly quota admitted
+                          everything). Every window a count is kept in is thus one that holds
+                          Redis' time, whatever the nodes' clocks say.
             lease         slots, lease in µs, lease id (cost 1, m 1): at most slots live leases;
                           taking adds the lease id, expiring one lease after now
             gate          capacity, 0, 0 (cost 1, m 1): admits unless its pause lasts beyond now;
@@ -63,6 +68,8 @@ Reply     admitted: { after, now }; refused: { debt, retry, now }: the µs until
           when full) as the general path does. The stored state and its expiry are the general
           path's, so nodes of two versions share keys.
 
+Reply     (general form, calendar windows refused: see ARGV above) { -1, now }: two integers,
+          where the answer below has at least five.
 Reply     (general form) a flat array, four integers per limit, keys in order then limits in order:
           remaining (tokens, or requests left in the window), µs until one more is available
           (0 when full), µs until full, µs until this limit alone would admit the request
@@ -173,6 +180,11 @@ d is how far the arrival time lies ahead of now, and the bucket holds (capacity 
 -- tonumber of the rest tell, at the cost of the one pattern test before tags (docs/benchmarks.md). Anything else (states of other limits, several states, a state without a tag) is read as
 -- "Token bucket states, and nodes of two configurations" above says, by the one-key path further
 -- down, with this call's arguments in the general form's places.
+-- Its writes depend on Redis TIME: replicas must get the writes, not the script run again at their
+-- own time. Redis 5 and 6 replicate a script whole where lua-replicate-commands is no, and then
+-- refuse any write after TIME unless the script asks first, before writing; Redis 7 always
+-- replicates the writes, and this call does nothing there.
+redis.replicate_commands()
 local argv = ARGV
 local shortNow, shortTtl -- set when the short form goes on to the one-key path
 if #argv < 5 then
@@ -451,6 +463,23 @@ if #KEYS == 1 and A[2] == '' and A[4] == 'b' and A[6] == '1' then
   return { remaining, nextIn, ceildiv(after, n), retry, now }
 end
 
+-- Calendar windows that hold no window of now (see ARGV): refused before anything is read or written.
+do
+  local b = 3
+  for _ = 1, #KEYS do
+    local m = tonumber(ARGV[b + 3])
+    if ARGV[b + 1] == 'c' then
+      b = b + 4
+      for _ = 1, m do
+        if now < tonumber(ARGV[b + 1]) or now >= tonumber(ARGV[b + 4]) then return { -1, now } end
+        b = b + 5
+      end
+    else
+      b = b + 4 + 3 * m
+    end
+  end
+end
+
 local dry = ARGV[2] == 'dry'
 
 -- Phase 1: read and normalise every key, and decide, taking nothing.
@@ -659,8 +688,7 @@ for i = 1, #KEYS do
     for j, l in ipairs(b[3]) do
       local count, start, finish, used, wanted = l[1], l[2], l[3], l[4], l[5]
       local after, left = used, l[6] - now
-      if take then after, left = wanted, finish - now end
-      if left < 1 then left = 1 end
+      if take then after, left = wanted, finish - now end -- at least 1: the window holds now
       local nextIn, retry = 0, 0
       if after > 0 then nextIn = left end
       if wanted > count then retry = left end

@@ -11,6 +11,8 @@ ARGV[2]   the pause in µs, at least 0.
 
 Reply     { µs from now until the gate opens (0 when it is open), now }
 ]]
+-- a write that depends on Redis TIME: replicated as the write (see bucket.lua; a no-op on Redis 7)
+redis.replicate_commands()
 local now
 local minTtl = 1
 if ARGV[1] ~= '' then

@@ -6,9 +6,10 @@ request refused by one policy keeps costing nothing under the others.
 
 KEYS[i]   the keys bucket.lua took from, in one slot.
 ARGV[1]   the time of that decision in µs (the last element of bucket.lua's reply).
-ARGV[2..] for each key the same arguments bucket.lua got: enforcing, algorithm (b, l or c), cost,
-          m, then m triples (capacity, p, n for a token bucket; count, window, 1 for a log), or for
-          a calendar quota m groups of five (count and the boundaries b0..b3).
+ARGV[2..] for each key the same arguments bucket.lua got: enforcing, algorithm (b, l, c, i or
+          g), cost, m, then m triples (capacity, p, n for a token bucket; count, window, 1 for a
+          log; slots, lease, id for a lease; capacity, 0, 0 for a gate), or for a calendar quota m
+          groups of five (count and the boundaries b0..b3).
 
 Reply     a one-element array: the number of keys refunded.
 
@@ -27,8 +28,11 @@ time (any of them: entries of one time are alike, and their members are unique, 
 next entries at that time never overwrite one). A calendar quota's count goes down by cost in the
 first not yet claimed state of each limit's window that held that time (start and end; a state
 without an end by its start), and in every other state whose window had not ended then (bucket.lua
-charged them). A lease (algorithm i) is removed by its id. A key where nothing is given back, or
-of another type, is left alone.
+charged them). A lease (algorithm i) is removed by its id. A pause gate (algorithm g) took
+nothing, and is left alone: its value is the end of a pause, which a token bucket's reading would
+turn into no number, an open gate (issue 28). A key where nothing is given back, or of another
+type, is left alone. The caller sends only keys that took: a shadow key whose own limits refused
+took nothing, and is not sent.
 ]]
 
 local function idiv(a, b)
@@ -105,6 +109,8 @@ for i = 1, #KEYS do
       end
     end
     a = a + 5 * m
+  elseif ARGV[a - 3] == 'g' then
+    a = a + 3 * m -- a gate takes nothing: nothing to give back
   elseif ARGV[a - 3] == 'i' then
     local gone = redis.pcall('ZREM', KEYS[i], ARGV[a + 2])
     if gone == 1 then refunded = refunded + 1 end

@@ -191,6 +191,79 @@ class RedisStoreAcrossSlotsIT {
                 : "ours: their first (12 s, read as two of ours), their second (charged to ours: one of ours), and this one");
     }
 
+    /**
+     * Issue 28, item 4: a refund of a group that holds a pause gate leaves the gate as it is (a gate
+     * takes nothing). Here the pause is set after the gate's slot took and before the other slot
+     * refuses. Before the fix, refund.lua read the gate's end as a token bucket of p = n = 0 and
+     * wrote {@code -nan:-nan:0}, which bucket.lua reads as an open gate: the pause was lifted.
+     */
+    @Test
+    void aRefundOfAGroupHoldingAPauseGateLeavesItsPause(RedisEndpoint redis) {
+        BucketRequest a = request("slot-a", "5/min", Algorithm.TOKEN_BUCKET);
+        BucketRequest gate = BucketRequest.pauseGate("tollgate-test:{" + run + "-slot-a}:gate:p", Limit.parse("5/min").get(0),
+                true);
+        BucketRequest b = request("slot-b", "1/min", Algorithm.TOKEN_BUCKET);
+        port.beforeTakeInSlotB = () -> {
+            other.pause(gate.key(), 60_000_000); // a remote asked to pause, after the gate admitted this request
+            Replies.flat(other.acquire(List.of(b))); // and someone else takes b's last token
+        };
+        long[] r = Replies.flat(store.acquire(List.of(a, gate, b)));
+        assertTrue(r[11] > 0, "b refuses when it comes to taking");
+        assertEquals(Long.toString(clock.nowMicros() + 60_000_000), redis.command("GET", gate.key()),
+                "the gate still holds the end of its pause");
+        long[] after = Replies.flat(other.acquire(List.of(gate)));
+        assertEquals(60_000_000, after[3], "the pause still refuses, for its whole minute");
+        assertEquals(4, Replies.flat(other.acquire(List.of(a)))[0], "and a's token was given back: this one leaves 4");
+    }
+
+    /**
+     * Issue 28, item 5: a refund gives back only what the take took. A shadow key takes only when
+     * its own limits admit; one that refused on its own took nothing, and gets nothing back. Before
+     * the fix it was refunded too: a spent {@code 1/min} shadow limit had its token back, and
+     * its numbers drifted by a whole burst.
+     */
+    @Test
+    void aRefundCreditsNoShadowKeyThatTookNothing() {
+        BucketRequest a = request("slot-a", "5/min", Algorithm.TOKEN_BUCKET);
+        BucketRequest shadow = new BucketRequest("tollgate-test:{" + run + "-slot-a}:shadow", Limit.parse("1/min"), 1, false);
+        BucketRequest b = request("slot-b", "1/min", Algorithm.TOKEN_BUCKET);
+        assertEquals(0, Replies.flat(other.acquire(List.of(shadow)))[3], "the shadow limit's one token, spent");
+        port.beforeTakeInSlotB = () -> Replies.flat(other.acquire(List.of(b))); // someone else takes b's last token
+        long[] r = Replies.flat(store.acquire(List.of(a, shadow, b)));
+        assertTrue(r[7] > 0, "the shadow limit refuses on its own (and takes nothing)");
+        assertTrue(r[11] > 0, "b refuses when it comes to taking");
+        assertEquals(4, Replies.flat(other.acquire(List.of(a)))[0], "a's token was given back: this one leaves 4");
+        long[] again = Replies.flat(other.acquire(List.of(shadow)));
+        assertEquals(60_000_000, again[3], "the shadow limit got no token it had not given: still a minute to wait");
+    }
+
+    /**
+     * Issue 28, item 2, across slots: on a node whose clock is three hours behind, the dry run,
+     * the take and the refund all count in the window of Redis' time (the refund's windows are
+     * computed around the decision's own time). Before the fix the node counted in an hour that
+     * had ended, and a refused request left its quota as it found it only by chance.
+     */
+    @Test
+    void aNodeHoursBehindTakesAndRefundsItsQuotaInRedisWindow(RedisEndpoint redis) {
+        RedisStore behind = new RedisStore(port, clock::nowMicros, () -> clock.nowMicros() - 3 * 3_600_000_000L);
+        BucketRequest a = request("slot-a", "2/min", Algorithm.CALENDAR); // 2/hour calendar
+        BucketRequest b = request("slot-b", "1/min", Algorithm.CALENDAR);
+        long[] first = Replies.flat(behind.acquire(List.of(a, b)));
+        assertEquals(0, first[3] + first[7], "both admit");
+        String before = redis.command("GET", a.key());
+        long[] refused = Replies.flat(behind.acquire(List.of(a, b)));
+        assertTrue(refused[7] > 0, "b's hour is spent");
+        assertEquals(before, redis.command("GET", a.key()), "a was asked (dry) and not charged");
+        BucketRequest c = request("slot-b-2", "1/min", Algorithm.CALENDAR);
+        port.beforeTakeInSlotB = () -> Replies.flat(other.acquire(List.of(c))); // someone else takes c's one
+        long[] late = Replies.flat(behind.acquire(List.of(a, c)));
+        assertTrue(late[7] > 0, "c refuses when it comes to taking");
+        assertEquals(before, redis.command("GET", a.key()), "a took, and was refunded in the same window");
+        long[] last = Replies.flat(behind.acquire(List.of(a)));
+        assertEquals(0, last[0], "a's hour: its first and this one, of 2");
+        assertTrue(Replies.flat(behind.acquire(List.of(a)))[3] > 0, "and then refused");
+    }
+
     BucketRequest lease(String slot, String id) {
         return BucketRequest.lease("tollgate-test:{" + run + "-" + slot + "}:p:c",
                 new dev.tollgate.Concurrency(1, java.time.Duration.ofMinutes(1)).limit(), true, id);
