@@ -127,7 +127,7 @@ public final class TestRedis {
         }
         String chosen = chosen();
         if ("embedded".equals(chosen)) {
-            binary = extractEmbedded();
+            binary = embeddedBinary();
             binaryKind = "redis-server " + version(binary) + " from the embedded-redis test dependency"
                     + " (TOLLGATE_TEST_REDIS_SERVER=embedded)";
             return;
@@ -147,7 +147,7 @@ public final class TestRedis {
             binaryKind = "redis-server " + version(onPath) + " from PATH (" + onPath + ")";
             return;
         }
-        binary = extractEmbedded();
+        binary = embeddedBinary();
         binaryKind = "redis-server " + version(binary) + " from the embedded-redis test dependency";
     }
 
