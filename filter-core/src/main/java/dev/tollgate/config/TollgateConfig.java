@@ -158,7 +158,8 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             r.problems.addAll(warnings);
         }
         if (!r.problems.isEmpty()) {
-            throw new ConfigException(r.problems);
+            // A mistyped name is often why a value is missing: its hint comes with the problems.
+            throw new ConfigException(r.problems, strict ? List.of() : warnings);
         }
         for (String w : warnings) {
             if (WARNED.size() >= 10_000 || WARNED.add(w)) {

@@ -105,6 +105,37 @@ class UnknownKeysTest {
                 + " (tollgate.strict-config=true); did you mean TOLLGATE_HEADERS (tollgate.headers)?"), e.getMessage());
     }
 
+    /**
+     * Issue 27: the variable without its S left the default policy without limits, and the start
+     * stopped with TOLLGATE-002 alone. The hint comes in the same message, which the filter logs.
+     */
+    @Test
+    void aTypoComesWithItsHintWhenAnotherProblemStopsTheStart() {
+        ConfigSource environment = ConfigSources.system(Map.of("TOLLGATE_POLICY_DEFAULT_LIMIT", "10/s burst 20",
+                "TOLLGATE_REDIS_URI", "redis://localhost:6379"));
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> TollgateConfig.load(ConfigLookup.of(environment), null));
+        assertEquals(1, e.problems().size(), e.getMessage());
+        assertTrue(e.problems().get(0).startsWith("TOLLGATE-002: tollgate.policy.default.limits is not set"), e.getMessage());
+        assertEquals(1, e.unread().size(), e.getMessage());
+        String hint = "TOLLGATE-004: TOLLGATE_POLICY_DEFAULT_LIMIT (from environment variable TOLLGATE_POLICY_DEFAULT_LIMIT)"
+                + " matches no configuration key and is ignored; did you mean TOLLGATE_POLICY_DEFAULT_LIMITS"
+                + " (tollgate.policy.default.limits)?";
+        assertEquals(hint, e.unread().get(0));
+        assertEquals("Tollgate cannot start, 1 configuration problem:\n  " + e.problems().get(0)
+                + "\nand a name Tollgate does not read, which may be the cause:\n  " + hint, e.getMessage());
+    }
+
+    @Test
+    void withStrictConfigTheTypoIsAProblemAndNotListedTwice() {
+        ConfigException e = assertThrows(ConfigException.class, () -> load(Map.of("tollgate.strict-config", "true",
+                "TOLLGATE_POLICY_DEFAULT_LIMIT", "10/s")));
+        assertEquals(2, e.problems().size(), e.getMessage());
+        assertEquals(List.of(), e.unread());
+        assertEquals(1, e.getMessage().split("TOLLGATE_POLICY_DEFAULT_LIMIT \\(", -1).length - 1, e.getMessage());
+        assertTrue(e.getMessage().contains("did you mean TOLLGATE_POLICY_DEFAULT_LIMITS"), e.getMessage());
+    }
+
     @Test
     void aNameFarFromEveryKeyGetsNoGuess() {
         TollgateConfig c = load(api("tollgate.frobnicate-the-widgets", "yes"));
