@@ -122,6 +122,17 @@ public final class Messages {
         return RELOAD_REFUSED + ": the configuration of '" + name + "' did not change, because: " + because;
     }
 
+    /** No Redis is configured: each node keeps its own buckets, so limits are per node (at start-up). */
+    public static final String PER_NODE = "TOLLGATE-014";
+
+    public static String perNode(String name) {
+        return PER_NODE + ": Tollgate '" + name + "' keeps its buckets in this node's memory because no Redis is"
+                + " configured: limits are per node, so behind a load balancer with N nodes a client gets N times each"
+                + " limit. To share them, set TOLLGATE_REDIS_URI (" + ConfigKeys.REDIS_URI + ", or "
+                + ConfigKeys.REDIS_CLUSTER + " or " + ConfigKeys.REDIS_SENTINEL_MASTER + "); with "
+                + ConfigKeys.STRICT_CONFIG + "=true a mistyped name stops the start instead of being ignored";
+    }
+
     /** Redis did not answer at start-up; the failure mode applies until it does. */
     public static final String REDIS_NOT_READY = "TOLLGATE-020";
 
@@ -220,7 +231,8 @@ public final class Messages {
                     + " has no `concurrency`, `tollgate.plan.default` when plans are declared): the application does not"
                     + " start.",
                     "Set the key the line names, or the environment variable it names; the line gives an example of a"
-                    + " value."),
+                    + " value. When the message also lists a `TOLLGATE-004` name (`TOLLGATE_POLICY_DEFAULT_LIMIT`), that"
+                    + " name is usually the value meant: correct it."),
             new Entry(UNKNOWN_POLICY, "SEVERE", "`@RateLimited` (JAX-RS or CDI) names a policy that is not configured:"
                     + " the application does not start; a reload that would leave it unconfigured is refused"
                     + " (`TOLLGATE-013`). The line names the annotated method and lists the policies configured.",
@@ -229,7 +241,8 @@ public final class Messages {
             new Entry(UNKNOWN_KEY, "WARNING", "A `tollgate.*` key or `TOLLGATE_*` variable (or a name a typo away from"
                     + " those prefixes, or a case variant such as `Tollgate_Redis_Uri` that the MicroProfile rule does not"
                     + " read) matches no configuration key, and is ignored; the line names the nearest key when one is"
-                    + " close. With `tollgate.strict-config=true` it is SEVERE and the application does not start.",
+                    + " close. When another problem stops the start, these lines come in its message, after the problems. With"
+                    + " `tollgate.strict-config=true` it is SEVERE and the application does not start.",
                     "Correct the name (the suggested key is usually the one meant) or remove it. Set"
                     + " `tollgate.strict-config=true` to make such a name stop the start."),
             new Entry(UNDECLARED_KEY, "WARNING", "A key of a policy or plan that `tollgate.policies` or `tollgate.plans`"
@@ -259,6 +272,15 @@ public final class Messages {
                     + " each problem with its own id.",
                     "Correct the values as the quoted `TOLLGATE-001` to `TOLLGATE-003` lines say; the next reload"
                     + " applies them."),
+            new Entry(PER_NODE, "WARNING", "At start-up, after `TOLLGATE-010`: no Redis is configured (neither"
+                    + " `tollgate.redis.uri`, `tollgate.redis.cluster` nor `tollgate.redis.sentinel.master`), so Tollgate"
+                    + " keeps its buckets in this node's memory and each node counts on its own: behind a load balancer"
+                    + " with N nodes a client gets N times each limit. Right for an application that runs on one node;"
+                    + " not logged when `tollgate.enabled=false`.",
+                    "On one node, nothing. On several, set `TOLLGATE_REDIS_URI` (or the Cluster or Sentinel keys) so"
+                    + " that every node shares the buckets; if it is set, look for a `TOLLGATE-004` line: a mistyped"
+                    + " name (`TOLLGATE_REDIS_URL`) is ignored. Set `tollgate.strict-config=true` to make such a name"
+                    + " stop the start."),
             new Entry(REDIS_NOT_READY, "WARNING", "Redis did not answer at start-up; the line names the server and the"
                     + " cause. The application starts anyway: each policy's failure mode applies until Redis answers,"
                     + " and Redis decides again at the first probe after it does, without a restart.",

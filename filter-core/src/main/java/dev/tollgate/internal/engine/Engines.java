@@ -61,6 +61,9 @@ public final class Engines {
     public static void start(TollgateConfig config, String name, Stores stores, StoreGuard guard) {
         if (stores.redis() == null) {
             LOG.info(() -> Messages.started(name, config.enabled(), "in-memory store", ConfigDescription.of(config)));
+            if (config.enabled()) {
+                LOG.warning(() -> Messages.perNode(name));
+            }
             return;
         }
         LOG.info(() -> Messages.started(name, config.enabled(), "store " + config.redis().describe() + " (timeout "
