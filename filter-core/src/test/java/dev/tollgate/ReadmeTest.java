@@ -197,8 +197,43 @@ class ReadmeTest {
                 loads(b, ConfigSources.of("init-param in " + b.where(), params));
             }
         }
-        assertTrue(pagesOf(loaded).containsAll(Set.of("README.md", "servlet.md")), "the web.xml snippets of the README's quick"
-                + " start and of docs/servlet.md: " + pagesOf(loaded));
+        // The README's quick start declares the filter without init-params (its limits come from the
+        // environment snippet beside it, loaded by everyEnvironmentVariableInAShellSnippetLoads).
+        assertTrue(pagesOf(loaded).contains("servlet.md"), "the web.xml snippets of docs/servlet.md: " + pagesOf(loaded));
+    }
+
+    /**
+     * Issue 27: the README's servlet quick start is the environment-only one: a filter without
+     * init-params, a shell snippet with the limit, the match, Redis and strict-config (loaded
+     * through the real loader by the test above), and a dependency snippet that brings an SLF4J
+     * binding, so that a Tomcat user sees no SLF4J warning.
+     */
+    @Test
+    void theServletQuickStartTakesItsLimitsFromTheEnvironment() throws IOException {
+        List<Block> readme = new ArrayList<>();
+        for (String language : List.of("xml", "sh")) {
+            blocks(language).stream().filter(b -> b.page().equals(README)).forEach(readme::add);
+        }
+        Block filter = readme.stream().filter(b -> b.text().contains("<filter-class>dev.tollgate.servlet.TollgateFilter"))
+                .findFirst().orElseThrow(() -> new AssertionError("no web.xml snippet in the README"));
+        assertTrue(!filter.text().contains("<init-param>"), filter.where() + ": the quick start's filter carries no limit");
+        assertTrue(filter.text().contains("<url-pattern>/*</url-pattern>"), filter.where());
+        Block environment = readme.stream().filter(b -> b.language().equals("sh")
+                && b.text().contains("TOLLGATE_POLICY_DEFAULT_LIMITS=")).findFirst()
+                .orElseThrow(() -> new AssertionError("no environment snippet with the limit in the README"));
+        for (String variable : List.of("TOLLGATE_POLICY_DEFAULT_MATCH=", "TOLLGATE_REDIS_URI=", "TOLLGATE_STRICT_CONFIG=true")) {
+            assertTrue(environment.text().contains(variable), environment.where() + " sets " + variable);
+        }
+        assertTrue(readme.indexOf(filter) >= 0 && filter.line() < environment.line(), "the variables follow the filter");
+        Block dependency = readme.stream().filter(b -> b.text().contains("<artifactId>tollgate-filter-servlet</artifactId>")
+                && b.line() < filter.line()).findFirst()
+                .orElseThrow(() -> new AssertionError("no dependency snippet before the quick start's filter"));
+        assertTrue(dependency.text().contains("<artifactId>slf4j-jdk14</artifactId>"), dependency.where()
+                + " brings an SLF4J binding for Jedis' log");
+        String page = Files.readString(README);
+        assertTrue(page.lines().count() <= 250, "the README is a front page: " + page.lines().count() + " lines");
+        assertTrue(page.indexOf("mvn install -DskipTests -DskipServers") < page.indexOf("<artifactId>tollgate-filter-servlet"),
+                "the install step comes before the first dependency");
     }
 
     /** A test named in docs/guarantees.md: {@code `ClassName#method`} or {@code `ClassName`}. */
