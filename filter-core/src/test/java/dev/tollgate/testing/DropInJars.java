@@ -1,5 +1,8 @@
 package dev.tollgate.testing;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -55,7 +58,6 @@ public final class DropInJars {
     private static final Pattern POM_PROPERTIES = Pattern.compile("META-INF/maven/([^/]+)/([^/]+)/pom\\.properties");
     private static final Pattern LICENCE_OR_NOTICE = Pattern.compile("META-INF/((?i:licen[cs]e|notice)[^/]*)");
     private static final Pattern MAVEN_PURL = Pattern.compile("pkg:maven/([^/]+)/([^@]+)@([^?#]+)(\\?[^#]*)?");
-    private static final Pattern JSON_PURL = Pattern.compile("\"purl\"\\s*:\\s*\"([^\"]+)\"");
 
     private DropInJars() {
     }
@@ -264,12 +266,13 @@ public final class DropInJars {
         return purls;
     }
 
-    /** The same from a CycloneDX JSON SBOM: every "purl" member (the dependency graph names components by "ref"). */
+    /** The same from a CycloneDX JSON SBOM. */
     private static List<String> jsonPurls(Path sbom) throws IOException {
-        Matcher m = JSON_PURL.matcher(Files.readString(sbom));
+        JsonObject bom = JsonParser.parseString(Files.readString(sbom)).getAsJsonObject();
         List<String> purls = new ArrayList<>();
-        while (m.find()) {
-            purls.add(m.group(1));
+        purls.add(bom.getAsJsonObject("metadata").getAsJsonObject("component").get("purl").getAsString());
+        for (JsonElement component : bom.getAsJsonArray("components")) {
+            purls.add(component.getAsJsonObject().get("purl").getAsString());
         }
         return purls;
     }
