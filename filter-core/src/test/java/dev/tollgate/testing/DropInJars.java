@@ -1,5 +1,8 @@
 package dev.tollgate.testing;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -34,6 +37,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.w3c.dom.Document;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
 
 /** Checks on an adapter's drop-in jar ({@code *-all.jar}, built by maven-shade-plugin). */
 public final class DropInJars {
@@ -50,6 +57,7 @@ public final class DropInJars {
 
     private static final Pattern POM_PROPERTIES = Pattern.compile("META-INF/maven/([^/]+)/([^/]+)/pom\\.properties");
     private static final Pattern LICENCE_OR_NOTICE = Pattern.compile("META-INF/((?i:licen[cs]e|notice)[^/]*)");
+    private static final Pattern MAVEN_PURL = Pattern.compile("pkg:maven/([^/]+)/([^@]+)@([^?#]+)(\\?[^#]*)?");
 
     private DropInJars() {
     }
@@ -179,6 +187,94 @@ public final class DropInJars {
         try (InputStream in = j.getInputStream(e)) {
             return in.readAllBytes();
         }
+    }
+
+    /**
+     * The drop-in jar's CycloneDX SBOM from the module's {@code target/} ({@code bom-all.xml} or
+     * {@code bom-all.json}, attached as {@code <artifactId>-<version>-all-cyclonedx.<format>}), or null
+     * when the build made none. Maven skips the SBOM goal in an offline build: see {@link #builtOffline()}.
+     */
+    public static Path dropInSbom(String format) {
+        Path sbom = Path.of("target", "bom-all." + format);
+        return Files.isRegularFile(sbom) ? sbom : null;
+    }
+
+    /** Whether Maven ran offline: {@code tollgate.maven.session} is {@code offline=true} (the module's failsafe configuration). */
+    public static boolean builtOffline() {
+        return "offline=true".equals(System.getProperty("tollgate.maven.session"));
+    }
+
+    /**
+     * What the drop-in jar's SBOM gets wrong about the jar, one line per problem (empty when nothing): the
+     * components it names (the one it describes and those it lists, as {@code group:artifact:version}) must be
+     * exactly the artifacts the jar holds by their {@code META-INF/maven/<g>/<a>/pom.properties}, Tollgate's
+     * own included, and each must be a plain jar.
+     */
+    public static List<String> sbomProblems(Path jar, Path sbom) throws Exception {
+        List<String> problems = new ArrayList<>();
+        Set<String> inJar = new TreeSet<>();
+        try (JarFile j = new JarFile(jar.toFile())) {
+            for (JarEntry e : j.stream().collect(Collectors.toList())) {
+                if (POM_PROPERTIES.matcher(e.getName()).matches()) {
+                    Properties p = new Properties();
+                    try (InputStream in = j.getInputStream(e)) {
+                        p.load(in);
+                    }
+                    inJar.add(p.getProperty("groupId") + ":" + p.getProperty("artifactId") + ":" + p.getProperty("version"));
+                }
+            }
+        }
+        List<String> purls = sbom.toString().endsWith(".json") ? jsonPurls(sbom) : xmlPurls(sbom);
+        Set<String> named = new TreeSet<>();
+        for (String purl : purls) {
+            Matcher m = MAVEN_PURL.matcher(purl);
+            if (!m.matches()) {
+                problems.add(sbom + ": not a Maven package URL: " + purl);
+                continue;
+            }
+            if (!"?type=jar".equals(m.group(4))) {
+                problems.add(sbom + ": not a plain jar: " + purl);
+            }
+            if (!named.add(m.group(1) + ":" + m.group(2) + ":" + m.group(3))) {
+                problems.add(sbom + ": named twice: " + purl);
+            }
+        }
+        if (!named.equals(inJar)) {
+            Set<String> notInJar = new TreeSet<>(named);
+            notInJar.removeAll(inJar);
+            Set<String> notNamed = new TreeSet<>(inJar);
+            notNamed.removeAll(named);
+            problems.add(sbom + " names what the jar does not hold: " + notInJar + "; the jar holds what it does not name: " + notNamed);
+        }
+        return problems;
+    }
+
+    /** The package URLs of the described component and of the listed components of a CycloneDX XML SBOM. */
+    private static List<String> xmlPurls(Path sbom) throws Exception {
+        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+        factory.setNamespaceAware(true);
+        Document doc = factory.newDocumentBuilder().parse(sbom.toFile());
+        NodeList all = doc.getElementsByTagNameNS("*", "purl");
+        List<String> purls = new ArrayList<>();
+        for (int i = 0; i < all.getLength(); i++) {
+            Node component = all.item(i).getParentNode();
+            String where = component.getParentNode().getLocalName();
+            if ("component".equals(component.getLocalName()) && ("metadata".equals(where) || "components".equals(where))) {
+                purls.add(all.item(i).getTextContent().trim());
+            }
+        }
+        return purls;
+    }
+
+    /** The same from a CycloneDX JSON SBOM. */
+    private static List<String> jsonPurls(Path sbom) throws IOException {
+        JsonObject bom = JsonParser.parseString(Files.readString(sbom)).getAsJsonObject();
+        List<String> purls = new ArrayList<>();
+        purls.add(bom.getAsJsonObject("metadata").getAsJsonObject("component").get("purl").getAsString());
+        for (JsonElement component : bom.getAsJsonArray("components")) {
+            purls.add(component.getAsJsonObject().get("purl").getAsString());
+        }
+        return purls;
     }
 
     /** The {@code Automatic-Module-Name} of the jar's manifest, or null. */

@@ -1,7 +1,9 @@
 package dev.tollgate.servlet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.tollgate.testing.DropInJars;
 import dev.tollgate.testing.RedisEndpoint;
@@ -73,6 +75,17 @@ class DropInJarIT {
     @Test
     void everyBundledArtifactIsNamedAndLicensedInside() throws Exception {
         assertEquals(List.of(), DropInJars.supplyChainProblems(dropInJar()));
+    }
+
+    @Test
+    void itsSbomNamesWhatItHoldsAndNothingElse() throws Exception {
+        Path jar = dropInJar();
+        for (String format : List.of("xml", "json")) {
+            Path sbom = DropInJars.dropInSbom(format);
+            assumeFalse(sbom == null && DropInJars.builtOffline(), "Maven skips cyclonedx:makeBom in an offline build: no SBOM to check");
+            assertNotNull(sbom, "no target/bom-all." + format + ": the build made no SBOM of the drop-in jar");
+            assertEquals(List.of(), DropInJars.sbomProblems(jar, sbom));
+        }
     }
 
     @Test
