@@ -414,6 +414,9 @@ class RedisFaultIT {
             TestRequest r = TestRequest.get("/api");
             assertEquals(Decision.Source.REDIS, rl.check(r).source());
             redis.restart();
+            // The pooled connections are dead once the proxy has passed on Redis' closes; set
+            // before that, the delay would hold the close itself and the death would arrive late.
+            slow.awaitNoConnections(Duration.ofSeconds(5));
             slow.delay(Duration.ofMillis(RESTART_ROUND_TRIP_MS));
             Sample s = timed(rl, r);
             System.out.printf("[fault] restart, %d ms per round trip: the first decision took %.1f ms (budget %d ms), by %s%n",

@@ -30,6 +30,8 @@ public final class LatencyProxy implements RedisEndpoint, AutoCloseable {
     private final RedisEndpoint redis;
     private final ServerSocket server;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    /** The client side of each connection, closed when either side ends it. */
+    private final List<Socket> clients = new CopyOnWriteArrayList<>();
     private volatile long delayNanos;
 
     private LatencyProxy(RedisEndpoint redis) {
@@ -38,6 +40,24 @@ public final class LatencyProxy implements RedisEndpoint, AutoCloseable {
             this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Waits until the proxy has passed on every close Redis made: no client connection is left open
+     * (after a restart, the clients' pooled connections are dead, as they would be without the
+     * proxy). The end of a connection is held like a reply, so set the delay after this.
+     *
+     * @throws IllegalStateException when a connection is still open after {@code patience}
+     */
+    public void awaitNoConnections(Duration patience) throws InterruptedException {
+        long end = System.nanoTime() + patience.toNanos();
+        while (clients.stream().anyMatch(c -> !c.isClosed())) {
+            if (System.nanoTime() > end) {
+                throw new IllegalStateException(clients.stream().filter(c -> !c.isClosed()).count()
+                        + " client connection(s) still open " + patience + " after Redis closed them");
+            }
+            Thread.sleep(5); // waiting for the proxy's threads, not timing anything
         }
     }
 
@@ -63,6 +83,7 @@ public final class LatencyProxy implements RedisEndpoint, AutoCloseable {
                 upstream.setTcpNoDelay(true);
                 sockets.add(client);
                 sockets.add(upstream);
+                clients.add(client);
                 daemon("latency-proxy-up", () -> pump(client, upstream, false)).start();
                 daemon("latency-proxy-down", () -> pump(upstream, client, true)).start();
             } catch (IOException e) {
