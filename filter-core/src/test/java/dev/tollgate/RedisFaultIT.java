@@ -39,8 +39,17 @@ class RedisFaultIT {
     static final int SLOW_BUDGET_MS = 400;
     /** Two round trips fit in the budget, three do not. */
     static final int SLOW_ROUND_TRIP_MS = 170;
-    /** Four round trips fit in the budget. */
-    static final int RESTART_ROUND_TRIP_MS = 80;
+    /**
+     * The restart test's budget: four round trips of {@link #RESTART_ROUND_TRIP_MS} fit with 200 ms to
+     * spare; the defect it guards against (the pool opening the dead connection's replacement on the
+     * caller's time, two round trips) leaves 500 ms, less than the 600 (three quarters of the budget)
+     * a call needs to start on a new connection; and each handshake reply, read with a quarter of the
+     * budget (200 ms), has 50 ms to spare. (With 400 and 80 ms the last margin was 20 ms, which a
+     * collector's pause or a busy machine took now and then.)
+     */
+    static final int RESTART_BUDGET_MS = 800;
+    /** Four round trips fit in {@link #RESTART_BUDGET_MS}, six do not. */
+    static final int RESTART_ROUND_TRIP_MS = 150;
     /** Slack on top of the budget and of the scheduler's own stalls measured in the same run. */
     static final int SLACK_MS = 30;
     /** The longest the scheduler kept a thread that only reads the clock waiting, during the last load. */
@@ -378,6 +387,17 @@ class RedisFaultIT {
     }
 
     /**
+     * Collects the garbage the tests before left (one makes almost two million decisions), so that a
+     * pause of the collector does not fall into the one decision timed next: a new connection reads
+     * Jedis' handshake with a timeout of a quarter of the budget (100 ms), and the reply comes 80 ms
+     * after it was sent, so 20 ms of pause fail the decision. The test measures Tollgate's round trips,
+     * not the collector.
+     */
+    private static void quietHeap() {
+        System.gc();
+    }
+
+    /**
      * A budget of {@value #SLOW_BUDGET_MS} ms and a Redis {@value #SLOW_ROUND_TRIP_MS} ms away that
      * has lost the script: {@code EVALSHA} then {@code EVAL} make two round trips (340 ms), within
      * the budget, and Redis decides. Loading the script again as well took a third (510 ms).
@@ -389,6 +409,7 @@ class RedisFaultIT {
              RateLimiter rl = limiter(slow, "closed", "1000/s", SLOW_BUDGET_MS, pipelining)) {
             TestRequest r = TestRequest.get("/api");
             assertEquals(Decision.Source.REDIS, rl.check(r).source(), "warm: a pooled connection, the script loaded");
+            quietHeap();
             slow.delay(Duration.ofMillis(SLOW_ROUND_TRIP_MS));
             redis.command("SCRIPT", "FLUSH");
             Sample s = timed(rl, r);
@@ -404,24 +425,25 @@ class RedisFaultIT {
      * A slow Redis restarted: every pooled connection is dead and the script is gone. The first
      * decision finds its connection dead at once, opens a new one (two round trips: Jedis' HELLO,
      * then CLIENT SETNAME and SETINFO), meets NOSCRIPT (a third) and sends the script (a fourth):
-     * 320 ms, within the budget, and Redis decides. Before, giving the dead connection back made
+     * 600 ms, within the budget of 800, and Redis decides. Before, giving the dead connection back made
      * the pool open its replacement on the spot (two round trips), after which no retry was left.
      */
     @Test
     void aRestartedRedisCostsTheFirstDecisionAtMostTheBudget(RedisProcess redis) throws Exception {
         try (LatencyProxy slow = LatencyProxy.start(redis);
-             RateLimiter rl = limiter(slow, "closed", "1000/s", SLOW_BUDGET_MS)) {
+             RateLimiter rl = limiter(slow, "closed", "1000/s", RESTART_BUDGET_MS)) {
             TestRequest r = TestRequest.get("/api");
             assertEquals(Decision.Source.REDIS, rl.check(r).source());
             redis.restart();
             // The pooled connections are dead once the proxy has passed on Redis' closes; set
             // before that, the delay would hold the close itself and the death would arrive late.
             slow.awaitNoConnections(Duration.ofSeconds(5));
+            quietHeap();
             slow.delay(Duration.ofMillis(RESTART_ROUND_TRIP_MS));
             Sample s = timed(rl, r);
             System.out.printf("[fault] restart, %d ms per round trip: the first decision took %.1f ms (budget %d ms), by %s%n",
-                    RESTART_ROUND_TRIP_MS, s.nanos() / 1e6, SLOW_BUDGET_MS, s.source());
-            assertWithinBudget(List.of(s), SLOW_BUDGET_MS);
+                    RESTART_ROUND_TRIP_MS, s.nanos() / 1e6, RESTART_BUDGET_MS, s.source());
+            assertWithinBudget(List.of(s), RESTART_BUDGET_MS);
             assertEquals(Decision.Source.REDIS, s.source(), "the dead connection was replaced and the script sent in time; "
                     + rl.health());
         }
