@@ -4,11 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;
 import java.util.Map;
@@ -24,7 +23,7 @@ class ConcurrencyEngineTest {
         for (int i = 0; i < keyValues.length; i += 2) {
             m.put(keyValues[i], keyValues[i + 1]);
         }
-        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), ConcurrencyEngineTest.class.getClassLoader());
+        return TestConfigs.withProviders(m);
     }
 
     RateLimiter limiter(String... keyValues) {

@@ -3,14 +3,13 @@ package dev.tollgate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.bucket.BucketReply;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.bucket.BucketStore;
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;
 import java.util.List;
@@ -60,7 +59,7 @@ class DenyCacheEngineTest {
 
     RateLimiter limiter() {
         java.util.function.Supplier<TollgateConfig> load = () ->
-                TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", new HashMap<>(settings))), getClass().getClassLoader());
+                TestConfigs.withProviders(settings);
         return new RateLimiter(load.get(), redis, new LocalStore(1_000, clock::nowMicros), () -> clock.nowMicros() * 1_000L,
                 null, "deny-cache-engine", load);
     }

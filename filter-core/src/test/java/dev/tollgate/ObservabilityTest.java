@@ -14,6 +14,7 @@ import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.internal.metrics.MicrometerMetrics;
 import dev.tollgate.internal.metrics.OpenTelemetryMetrics;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.common.AttributeKey;
@@ -39,7 +40,7 @@ class ObservabilityTest {
     final ManualClock clock = new ManualClock();
 
     static TollgateConfig config(Map<String, String> values) {
-        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", values)), null);
+        return TestConfigs.of(values);
     }
 
     static long decisions(Collection<MetricData> metrics, String policy, String outcome, String store, boolean fallback) {

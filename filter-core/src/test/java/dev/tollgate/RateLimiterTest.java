@@ -14,6 +14,7 @@ import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.bucket.BucketStore;
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;
 import java.util.List;
@@ -31,7 +32,7 @@ class RateLimiterTest {
         for (int i = 0; i < keyValues.length; i += 2) {
             m.put(keyValues[i], keyValues[i + 1]);
         }
-        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), getClass().getClassLoader());
+        TollgateConfig c = TestConfigs.withProviders(m);
         return new RateLimiter(c, new LocalStore(10_000, clock::nowMicros), null);
     }
 
@@ -189,7 +190,7 @@ class RateLimiterTest {
         Map<String, String> m = new HashMap<>(Map.of("tollgate.policy.default.limits", "1/min"));
         for (String mode : List.of("local", "open", "closed")) {
             m.put("tollgate.redis.failure-mode", mode);
-            TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null);
+            TollgateConfig c = TestConfigs.of(m);
             RateLimiter rl = new RateLimiter(c, new BrokenStore(), new LocalStore(1_000, clock::nowMicros));
             Decision first = rl.check(TestRequest.get("/"));
             Decision second = rl.check(TestRequest.get("/"));
@@ -402,7 +403,7 @@ class RateLimiterTest {
 
     @Test
     void eachPolicyMayHaveItsOwnFailureMode() {
-        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+        TollgateConfig c = TestConfigs.of(
                 "tollgate.policies", "api,login,reports",
                 "tollgate.policy.api.limits", "1/min",
                 "tollgate.policy.login.limits", "1/min",
@@ -410,7 +411,7 @@ class RateLimiterTest {
                 "tollgate.policy.login.failure-mode", "closed",
                 "tollgate.policy.reports.limits", "1/min",
                 "tollgate.policy.reports.match", "/reports/**",
-                "tollgate.policy.reports.failure-mode", "open"))), null);
+                "tollgate.policy.reports.failure-mode", "open");
         RateLimiter rl = new RateLimiter(c, new BrokenStore(), new LocalStore(1_000, clock::nowMicros));
         Decision api = rl.check(TestRequest.get("/items"));
         assertEquals(Decision.Source.LOCAL, api.source(), "api follows the global mode: local");
@@ -430,11 +431,11 @@ class RateLimiterTest {
 
     @Test
     void anOpenCircuitStopsCallingRedisThenProbesAndRecovers() {
-        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+        TollgateConfig c = TestConfigs.of(
                 "tollgate.policy.default.limits", "100/s",
                 "tollgate.redis.uri", "redis://unused:6379",
                 "tollgate.redis.circuit.failures", "3",
-                "tollgate.redis.circuit.open-for", "1s"))), null);
+                "tollgate.redis.circuit.open-for", "1s");
         BrokenStore redis = new BrokenStore();
         java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
         RateLimiter rl = new RateLimiter(c, redis, new LocalStore(1_000, clock::nowMicros), nanos::get);
@@ -458,10 +459,10 @@ class RateLimiterTest {
     @Test
     void aKnownRefusalIsAnsweredFromMemoryUntilItsRetryAfter() {
         for (String enabled : List.of("true", "false")) {
-            TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+            TollgateConfig c = TestConfigs.of(
                     "tollgate.redis.uri", "redis://unused:6379",
                     "tollgate.deny-cache", enabled,
-                    "tollgate.policy.default.limits", "10/s burst 20"))), null);
+                    "tollgate.policy.default.limits", "10/s burst 20");
             BrokenStore redis = new BrokenStore();
             redis.down = false;
             ManualClock time = new ManualClock();
