@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.local.LocalStore;
+import dev.tollgate.testing.FailingStore;
 import dev.tollgate.testing.ManualClock;
 import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
@@ -99,7 +100,7 @@ class ConcurrencyEngineTest {
 
     @Test
     void whileRedisFailsTheLocalFallbackTakesAndGivesBackTheSlot() {
-        RateLimiterTest.BrokenStore redis = new RateLimiterTest.BrokenStore();
+        FailingStore redis = FailingStore.down(new LocalStore(1_000, () -> 0L));
         RateLimiter rl = new RateLimiter(config("tollgate.policy.default.concurrency", "1"), redis,
                 new LocalStore(1_000, clock::nowMicros));
         Decision held = rl.check(TestRequest.get("/x"));

@@ -9,10 +9,8 @@ import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.bucket.BucketReply;
-import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.bucket.BucketStore;
 import dev.tollgate.internal.local.LocalStore;
+import dev.tollgate.testing.FailingStore;
 import dev.tollgate.testing.ManualClock;
 import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
@@ -191,7 +189,7 @@ class RateLimiterTest {
         for (String mode : List.of("local", "open", "closed")) {
             m.put("tollgate.redis.failure-mode", mode);
             TollgateConfig c = TestConfigs.of(m);
-            RateLimiter rl = new RateLimiter(c, new BrokenStore(), new LocalStore(1_000, clock::nowMicros));
+            RateLimiter rl = new RateLimiter(c, FailingStore.down(new LocalStore(1_000, () -> 0L)), new LocalStore(1_000, clock::nowMicros));
             Decision first = rl.check(TestRequest.get("/"));
             Decision second = rl.check(TestRequest.get("/"));
             switch (mode) {
@@ -210,31 +208,6 @@ class RateLimiterTest {
                     assertEquals(503, a.status());
                     assertEquals("1", headers(a).get("Retry-After"));
             }
-        }
-    }
-
-    /** A store that fails while {@code down}, as Redis does when it is down, and counts its calls. */
-    static final class BrokenStore implements BucketStore {
-        volatile boolean down = true;
-        final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
-        final LocalStore healthy = new LocalStore(1_000, () -> 0L);
-
-        @Override
-        public List<BucketReply> acquire(List<BucketRequest> requests) {
-            calls.incrementAndGet();
-            if (down) {
-                throw new IllegalStateException("connection refused");
-            }
-            return healthy.acquire(requests);
-        }
-
-        @Override
-        public String name() {
-            return "broken";
-        }
-
-        @Override
-        public void close() {
         }
     }
 
@@ -412,7 +385,7 @@ class RateLimiterTest {
                 "tollgate.policy.reports.limits", "1/min",
                 "tollgate.policy.reports.match", "/reports/**",
                 "tollgate.policy.reports.failure-mode", "open");
-        RateLimiter rl = new RateLimiter(c, new BrokenStore(), new LocalStore(1_000, clock::nowMicros));
+        RateLimiter rl = new RateLimiter(c, FailingStore.down(new LocalStore(1_000, () -> 0L)), new LocalStore(1_000, clock::nowMicros));
         Decision api = rl.check(TestRequest.get("/items"));
         assertEquals(Decision.Source.LOCAL, api.source(), "api follows the global mode: local");
         assertFalse(rl.check(TestRequest.get("/items")).allowed());
@@ -436,24 +409,24 @@ class RateLimiterTest {
                 "tollgate.redis.uri", "redis://unused:6379",
                 "tollgate.redis.circuit.failures", "3",
                 "tollgate.redis.circuit.open-for", "1s");
-        BrokenStore redis = new BrokenStore();
+        FailingStore redis = FailingStore.down(new LocalStore(1_000, () -> 0L));
         java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
         RateLimiter rl = new RateLimiter(c, redis, new LocalStore(1_000, clock::nowMicros), nanos::get);
         for (int i = 0; i < 100; i++) {
             assertTrue(rl.check(TestRequest.get("/")).allowed(), "the local store decides meanwhile");
         }
-        assertEquals(3, redis.calls.get(), "after three failures Redis is not called any more");
+        assertEquals(3, redis.calls(), "after three failures Redis is not called any more");
         assertEquals(CircuitState.OPEN, rl.circuitState());
         nanos.addAndGet(1_000_000_000L);
         rl.check(TestRequest.get("/"));
-        assertEquals(4, redis.calls.get(), "one probe after a second");
-        redis.down = false;
+        assertEquals(4, redis.calls(), "one probe after a second");
+        redis.answers();
         nanos.addAndGet(2_000_000_000L);
         Decision back = rl.check(TestRequest.get("/"));
         assertEquals(Decision.Source.REDIS, back.source(), "the probe succeeded");
         assertEquals(CircuitState.CLOSED, rl.circuitState());
         rl.check(TestRequest.get("/"));
-        assertEquals(6, redis.calls.get(), "and every request goes to Redis again");
+        assertEquals(6, redis.calls(), "and every request goes to Redis again");
     }
 
     @Test
@@ -463,25 +436,8 @@ class RateLimiterTest {
                     "tollgate.redis.uri", "redis://unused:6379",
                     "tollgate.deny-cache", enabled,
                     "tollgate.policy.default.limits", "10/s burst 20");
-            BrokenStore redis = new BrokenStore();
-            redis.down = false;
             ManualClock time = new ManualClock();
-            java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
-            BucketStore counting = new BucketStore() {
-                final LocalStore buckets = new LocalStore(1_000, time::nowMicros);
-
-                public List<BucketReply> acquire(List<BucketRequest> requests) {
-                    calls.incrementAndGet();
-                    return buckets.acquire(requests);
-                }
-
-                public String name() {
-                    return "redis";
-                }
-
-                public void close() {
-                }
-            };
+            FailingStore counting = new FailingStore(new LocalStore(1_000, time::nowMicros));
             RateLimiter rl = new RateLimiter(c, counting, new LocalStore(1_000, time::nowMicros), () -> time.nowMicros() * 1000);
             int admitted = 0;
             for (int i = 0; i < 1_000; i++) {
@@ -495,9 +451,9 @@ class RateLimiterTest {
             }
             assertEquals(20 + 9, admitted, "the burst and the 9 tokens of 100..900 ms, with or without the cache");
             if (enabled.equals("true")) {
-                assertTrue(calls.get() <= 2 * admitted, "refusals came from memory: " + calls.get() + " store calls");
+                assertTrue(counting.calls() <= 2 * admitted, "refusals came from memory: " + counting.calls() + " store calls");
             } else {
-                assertEquals(1_000, calls.get(), "without the cache every request asks the store");
+                assertEquals(1_000, counting.calls(), "without the cache every request asks the store");
             }
         }
     }
