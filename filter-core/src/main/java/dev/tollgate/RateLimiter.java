@@ -3,15 +3,12 @@ package dev.tollgate;
 import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.FailureMode;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.Messages;
 import dev.tollgate.internal.bucket.BucketStore;
 import dev.tollgate.internal.engine.ConfigReloads;
-import dev.tollgate.internal.engine.DenialLog;
+import dev.tollgate.internal.engine.Decisions;
 import dev.tollgate.internal.engine.Engines;
 import dev.tollgate.internal.engine.NamedPolicies;
 import dev.tollgate.internal.engine.PolicyRequirement;
-import dev.tollgate.internal.engine.RemotePlans;
-import dev.tollgate.internal.engine.RequestPlan;
 import dev.tollgate.internal.engine.RequestPlanner;
 import dev.tollgate.internal.engine.StoreGuard;
 import dev.tollgate.internal.http.HttpContract;
@@ -24,15 +21,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import javax.management.ObjectName;
 
 /**
- * The decision engine: finds the policies that cover a request, has a {@code RequestPlanner} plan
- * it (client keys, costs, the deny cache), a {@code StoreGuard} decide it with the store (circuit,
- * failure modes), and turns the {@link Decision} into an {@link HttpAnswer}. This class wires
- * those rooms together, and owns the configuration in force and its reloads.
+ * The decision engine's public face: finds the policies that cover a request, has the engine
+ * ({@code internal.engine.Decisions}) plan it (client keys, costs, the deny cache) and decide it
+ * with the store (circuit, failure modes), and turns the {@link Decision} into an
+ * {@link HttpAnswer}. It owns the configuration in force and its reloads; the stores and their
+ * start-up are {@code internal.engine.Engines}'.
  *
  * <p>{@link #check} never throws for what a request or the store does: a store failure is
  * handled by the configured {@link FailureMode}, and anything unexpected lets the request through
@@ -43,22 +39,15 @@ import javax.management.ObjectName;
  * or the JMX operation); the Redis connection cannot.
  *
  * <p>Thread-safe; create one per filter and {@link #close()} it when the filter is destroyed.
- *
- * <p>The public face only (create, check, answer, reload, health, close and the operator's
- * counters), each delegating to one collaborator in {@code dev.tollgate.internal}; the stores
- * and their start-up are {@code internal.engine.Engines}'.
  */
 public final class RateLimiter implements AutoCloseable {
 
-    private static final Logger LOG = Logger.getLogger("dev.tollgate");
     private static final Set<RateLimiter> LIVE = ConcurrentHashMap.newKeySet();
 
     private volatile TollgateConfig config;
     private final String name;
-    private final RequestPlanner planner;
+    private final Decisions decisions;
     private final StoreGuard guard;
-    private final Metrics metrics;
-    private final DenialLog denials = new DenialLog();
     private final ConfigReloads reloads;
     /** The policies code of this limiter's application names: by {@code match} only with a match of their own. */
     private final NamedPolicies named;
@@ -88,10 +77,9 @@ public final class RateLimiter implements AutoCloseable {
         this.named = named;
         this.config = config;
         this.name = name;
-        this.reloads = new ConfigReloads(name, reloader);
-        this.guard = new StoreGuard(config, store, fallback, nanoTime, metrics, name);
-        this.planner = new RequestPlanner(config.localMaxKeys(), nanoTime);
-        this.metrics = guard.metrics();
+        this.reloads = new ConfigReloads(name, reloader, this::reload);
+        this.decisions = new Decisions(config, store, fallback, nanoTime, metrics, name);
+        this.guard = decisions.guard();
     }
 
     /** {@link #create(TollgateConfig, String, Supplier)} for a configuration that never changes. */
@@ -134,17 +122,10 @@ public final class RateLimiter implements AutoCloseable {
         RateLimiter limiter = new RateLimiter(config, stores.store(), stores.fallback(), System::nanoTime, null, name,
                 reloader, NamedPolicies.of(application));
         Engines.start(config, name, stores, limiter.guard);
-        limiter.start();
+        LIVE.add(limiter); // for health, then JMX, then the polling of the configuration if asked to
+        limiter.mbean = config.jmx() ? RateLimiterJmx.register(limiter, name) : null;
+        limiter.reloads.poll(config.reloadInterval());
         return limiter;
-    }
-
-    /** Registers with JMX and for health, and starts polling the configuration if asked to. */
-    private void start() {
-        LIVE.add(this);
-        if (config.jmx()) {
-            mbean = RateLimiterJmx.register(this, name);
-        }
-        reloads.poll(config.reloadInterval(), this::reload);
     }
 
     /**
@@ -162,12 +143,8 @@ public final class RateLimiter implements AutoCloseable {
         if (next == null) {
             return false;
         }
-        TollgateConfig before = config;
-        config = next;
-        planner.clear();
-        if (!next.reloadInterval().equals(before.reloadInterval())) {
-            reloads.poll(next.reloadInterval(), this::reload); // the interval a reload brings is the one it polls at
-        }
+        config = next; // the reloads poll at the interval it brings
+        decisions.clear();
         return true;
     }
 
@@ -200,10 +177,8 @@ public final class RateLimiter implements AutoCloseable {
      */
     public Decision check(RequestView request) {
         TollgateConfig c = config;
-        if (!c.enabled()) {
-            return Decision.noPolicy();
-        }
-        return decide(c, request, RequestPlanner.matching(c, named.names(), request), 0);
+        return c.enabled() ? decisions.decide(c, request, RequestPlanner.matching(c, named.names(), request), 0)
+                : Decision.noPolicy();
     }
 
     /** The configured policies whose {@code match} covers the request, as {@link #check(RequestView)} finds them, in configured order. */
@@ -229,18 +204,8 @@ public final class RateLimiter implements AutoCloseable {
     public Decision check(RequestView request, Collection<Policy> policies, long cost) {
         TollgateConfig c = config;
         List<Policy> current = RequestPlanner.current(c, policies);
-        if (cost > 0) {
-            for (int i = 0; i < current.size(); i++) {
-                String problem = PolicyRequirement.neverPasses(current.get(i), cost, "RateLimiter.check(request, policies, cost)");
-                if (problem != null) {
-                    throw new IllegalArgumentException(problem);
-                }
-            }
-        }
-        if (!c.enabled()) {
-            return Decision.noPolicy();
-        }
-        return decide(c, request, current, cost);
+        PolicyRequirement.requireFits(current, cost, "RateLimiter.check(request, policies, cost)");
+        return c.enabled() ? decisions.decide(c, request, current, cost) : Decision.noPolicy();
     }
 
     /**
@@ -257,23 +222,7 @@ public final class RateLimiter implements AutoCloseable {
      *         no rate limits
      */
     public Decision checkRemote(String policy, String remote, String method, String path) {
-        TollgateConfig c = config;
-        if (!c.enabled()) {
-            return Decision.noPolicy();
-        }
-        try {
-            Policy p = c.policy(policy).orElse(null);
-            RequestPlan plan = p == null ? null : RemotePlans.plan(c, p, remote, Math.max(1, p.cost().of(method, path)));
-            if (plan == null) {
-                return Decision.noPolicy();
-            }
-            Decision d = guard.decide(c, plan);
-            metrics.decision(d, guard.guarded());
-            return d;
-        } catch (RuntimeException | StackOverflowError e) {
-            LOG.log(Level.SEVERE, Messages.internalError("unexpected error deciding an outbound call; it goes through"), e);
-            return Decision.noPolicy();
-        }
+        return decisions.decideRemote(config, policy, remote, method, path);
     }
 
     /**
@@ -287,58 +236,13 @@ public final class RateLimiter implements AutoCloseable {
      *         the policy no longer exists or has no rate limits, or the store could not be asked)
      */
     public Duration pauseRemote(String policy, String remote, Duration pause) {
-        TollgateConfig c = config;
-        try {
-            Policy p = c.policy(policy).orElse(null);
-            if (!c.enabled() || p == null || p.limits().isEmpty()) {
-                return Duration.ZERO;
-            }
-            // never beyond the policy's max-pause, whatever the caller read from a remote
-            Duration clamped = pause.isNegative() ? Duration.ZERO : pause.compareTo(p.outbound().maxPause()) > 0
-                    ? p.outbound().maxPause() : pause;
-            long micros = clamped.toNanos() / 1000;
-            return Duration.ofNanos(guard.pause(RemotePlans.gateKey(c, p, remote), micros) * 1000);
-        } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, Messages.internalError("unexpected error pausing outbound calls; they are not paused"), e);
-            return Duration.ZERO;
-        }
+        return decisions.pauseRemote(config, policy, remote, pause);
     }
 
     /** The headers, status and body for a decision. */
     public HttpAnswer answer(Decision decision) {
         TollgateConfig c = config;
         return HttpContract.answer(decision, c.headers(), c.retryAfterJitter().toSeconds());
-    }
-
-    private Decision decide(TollgateConfig c, RequestView request, List<Policy> policies, long costOverride) {
-        if (policies.isEmpty()) {
-            return Decision.noPolicy();
-        }
-        try {
-            RequestPlan plan = planner.plan(c, request, policies, costOverride, c.denyCache() && guard.guarded());
-            if (plan == null) {
-                return Decision.noPolicy(); // allow-listed
-            }
-            Decision known = planner.cached(plan, c);
-            if (known != null) {
-                metrics.cachedDecision(known);
-                return known;
-            }
-            Decision d;
-            try {
-                d = guard.decide(c, plan);
-            } catch (RuntimeException | Error e) {
-                planner.abandoned(plan); // whoever waits for this answer asks for itself
-                throw e;
-            }
-            planner.remember(plan, c, d);
-            denials.record(d, c.clearClientKeys());
-            metrics.decision(d, guard.guarded());
-            return d;
-        } catch (RuntimeException | StackOverflowError e) {
-            LOG.log(Level.SEVERE, Messages.internalError("unexpected error deciding a request; it goes through unlimited"), e);
-            return Decision.noPolicy();
-        }
     }
 
     /** How often the configuration is read again now (for tests). */
@@ -348,7 +252,7 @@ public final class RateLimiter implements AutoCloseable {
 
     /** Entries in the deny cache, refusals and askings (for tests). */
     int denyCacheSize() {
-        return planner.denyCacheSize();
+        return decisions.denyCacheSize();
     }
 
     /** Calls made to Redis so far (each one decision; the circuit skips calls while it is open). */
@@ -382,10 +286,6 @@ public final class RateLimiter implements AutoCloseable {
     /** Every limiter open in this class loader (this application), for health checks. */
     public static List<RateLimiter> live() {
         return List.copyOf(LIVE);
-    }
-
-    String lastFailure() {
-        return guard.lastFailure();
     }
 
     @Override

@@ -71,7 +71,7 @@ final class RateLimiterJmx implements RateLimiterMXBean {
 
     @Override
     public String getLastFailure() {
-        return limiter.lastFailure();
+        return limiter.health().lastFailure();
     }
 
     @Override

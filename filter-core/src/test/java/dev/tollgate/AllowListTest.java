@@ -12,15 +12,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.config.ConfigException;
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.local.LocalStore;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
@@ -102,10 +100,10 @@ class AllowListTest {
     }
 
     static TollgateConfig load(String allowList) {
-        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+        return TestConfigs.of(
                 "tollgate.allow-list", allowList,
                 "tollgate.policy.default.limits", "1/h burst 1",
-                "tollgate.metrics", "none"))), null);
+                "tollgate.metrics", "none");
     }
 
     @Test

@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.identity.ClientKeys;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -57,7 +56,7 @@ class ClientKeysInLogsTest {
         };
         Logger log = Logger.getLogger("dev.tollgate");
         log.addHandler(h);
-        try (RateLimiter rl = RateLimiter.create(TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null))) {
+        try (RateLimiter rl = RateLimiter.create(TestConfigs.of(m))) {
             TestRequest request = TestRequest.get("/api").from("192.0.2.9").header("X-Api-Key", SECRET);
             assertEquals(Decision.Verdict.ALLOW, rl.check(request).verdict());
             Decision refused = rl.check(request);
@@ -101,7 +100,7 @@ class ClientKeysInLogsTest {
     void aBadValueIsRefusedNamingTheKey() {
         Map<String, String> m = Map.of("tollgate.log.client-keys", "hidden");
         String message = org.junit.jupiter.api.Assertions.assertThrows(dev.tollgate.config.ConfigException.class,
-                () -> TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null)).getMessage();
+                () -> TestConfigs.of(m)).getMessage();
         assertTrue(message.contains("tollgate.log.client-keys") && message.contains("hidden") && message.contains("'masked' or 'clear'"),
                 message);
     }

@@ -4,12 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.redis.RedisStore;
 import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.RedisProcess;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,7 +50,7 @@ class ClusterReshardingIT {
         m.put("tollgate.policy.b.match", "/two/**");
         m.put("tollgate.jmx", "false");
         m.put("tollgate.deny-cache", "false"); // every refusal asked of Redis
-        return RateLimiter.create(TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null));
+        return RateLimiter.create(TestConfigs.of(m));
     }
 
     /** Tollgate's keys in Redis that name {@code address}, on whichever master holds them. */

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.local.LocalStore;
+import dev.tollgate.testing.FailingStore;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;
 import java.util.Map;
@@ -24,7 +24,7 @@ class ConcurrencyEngineTest {
         for (int i = 0; i < keyValues.length; i += 2) {
             m.put(keyValues[i], keyValues[i + 1]);
         }
-        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), ConcurrencyEngineTest.class.getClassLoader());
+        return TestConfigs.withProviders(m);
     }
 
     RateLimiter limiter(String... keyValues) {
@@ -100,7 +100,7 @@ class ConcurrencyEngineTest {
 
     @Test
     void whileRedisFailsTheLocalFallbackTakesAndGivesBackTheSlot() {
-        RateLimiterTest.BrokenStore redis = new RateLimiterTest.BrokenStore();
+        FailingStore redis = FailingStore.down(new LocalStore(1_000, () -> 0L));
         RateLimiter rl = new RateLimiter(config("tollgate.policy.default.concurrency", "1"), redis,
                 new LocalStore(1_000, clock::nowMicros));
         Decision held = rl.check(TestRequest.get("/x"));

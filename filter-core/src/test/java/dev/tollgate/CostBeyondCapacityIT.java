@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.testing.RedisEndpoint;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import dev.tollgate.testing.WithRedis;
 import java.util.HashMap;
@@ -45,7 +44,7 @@ class CostBeyondCapacityIT {
             m.put("tollgate.redis.timeout", "2s");
             m.put("tollgate.redis.key-prefix", "cost-" + UUID.randomUUID() + ":");
         }
-        return RateLimiter.create(TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null));
+        return RateLimiter.create(TestConfigs.of(m));
     }
 
     @ParameterizedTest(name = "{0}, cost {1}")

@@ -3,19 +3,14 @@ package dev.tollgate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.bucket.BucketReply;
-import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.bucket.BucketStore;
 import dev.tollgate.internal.local.LocalStore;
+import dev.tollgate.testing.FailingStore;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** The deny cache inside the engine: the cases a sequential property cannot reach. */
@@ -24,43 +19,12 @@ class DenyCacheEngineTest {
     final ManualClock clock = new ManualClock();
     final Map<String, String> settings = new HashMap<>(Map.of(
             "tollgate.metrics", "none", "tollgate.jmx", "false", "tollgate.policy.default.limits", "1/min"));
-    final AtomicInteger calls = new AtomicInteger();
-    Runnable duringCall = () -> { };
-    boolean failing;
-    /** Thrown by the store as it is, past the store guard: an unexpected error, not a Redis failure. */
-    Error unexpected;
-
     /** The "Redis" of these tests: an in-memory store that counts calls, can fail, and can run something mid-call. */
-    final BucketStore redis = new BucketStore() {
-        final LocalStore inside = new LocalStore(1_000, clock::nowMicros);
-
-        @Override
-        public List<BucketReply> acquire(List<BucketRequest> requests) {
-            calls.incrementAndGet();
-            if (failing) {
-                throw new IllegalStateException("Redis is down (test)");
-            }
-            if (unexpected != null) {
-                throw unexpected;
-            }
-            List<BucketReply> reply = inside.acquire(requests);
-            duringCall.run();
-            return reply;
-        }
-
-        @Override
-        public String name() {
-            return "redis";
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    final FailingStore redis = new FailingStore(new LocalStore(1_000, clock::nowMicros));
 
     RateLimiter limiter() {
         java.util.function.Supplier<TollgateConfig> load = () ->
-                TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", new HashMap<>(settings))), getClass().getClassLoader());
+                TestConfigs.withProviders(settings);
         return new RateLimiter(load.get(), redis, new LocalStore(1_000, clock::nowMicros), () -> clock.nowMicros() * 1_000L,
                 null, "deny-cache-engine", load);
     }
@@ -70,10 +34,7 @@ class DenyCacheEngineTest {
         RateLimiter rl = limiter();
         assertTrue(rl.check(TestRequest.get("/")).allowed());
         settings.put("tollgate.policy.default.limits", "1/s burst 100"); // the debt of 60 s leaves 40 tokens
-        duringCall = () -> {
-            duringCall = () -> { };
-            assertTrue(rl.reload(), "the operator's reload lands while Redis is answering");
-        };
+        redis.afterNextAnswer(() -> assertTrue(rl.reload(), "the operator's reload lands while Redis is answering"));
         Decision refusedUnderOld = rl.check(TestRequest.get("/"));
         assertEquals(Decision.Verdict.DENY, refusedUnderOld.verdict(), "Redis refused under 1/min");
 
@@ -87,12 +48,12 @@ class DenyCacheEngineTest {
         RateLimiter rl = limiter();
         rl.check(TestRequest.get("/"));
         assertEquals(Decision.Source.REDIS, rl.check(TestRequest.get("/")).source(), "Redis refuses and the node remembers");
-        int before = calls.get();
-        failing = true;
+        int before = redis.calls();
+        redis.failsWith(() -> new IllegalStateException("Redis is down (test)"));
         Decision d = rl.check(TestRequest.get("/"));
         assertEquals(Decision.Verdict.DENY, d.verdict());
         assertEquals(Decision.Source.CACHE, d.source(), "not Redis: Redis was not asked");
-        assertEquals(before, calls.get());
+        assertEquals(before, redis.calls());
     }
 
     @Test
@@ -117,12 +78,12 @@ class DenyCacheEngineTest {
         assertEquals(Decision.Source.REDIS, rl.check(TestRequest.get("/")).source(), "Redis refuses and the node remembers");
         assertEquals(1, rl.denyCacheSize());
         clock.advance(java.time.Duration.ofMinutes(1)); // the refusal expires: the next request asks again
-        unexpected = new StackOverflowError("test");
+        redis.throwsUnexpected(new StackOverflowError("test"));
         Decision d = rl.check(TestRequest.get("/"));
         assertEquals(Decision.Source.NONE, d.source(), "an internal error lets the request through, as documented: " + d);
         assertEquals(0, rl.denyCacheSize(),
                 "its asking is withdrawn: later requests ask Redis at once, not after waiting out its time budget");
-        unexpected = null;
+        redis.answers();
         assertEquals(Decision.Source.REDIS, rl.check(TestRequest.get("/")).source());
     }
 }

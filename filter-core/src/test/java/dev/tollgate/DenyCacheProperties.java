@@ -11,11 +11,10 @@ import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;
 import java.util.List;
@@ -166,7 +165,7 @@ class DenyCacheProperties {
             Map<String, String> m = new HashMap<>(settings);
             m.put("tollgate.deny-cache", Boolean.toString(denyCache));
             m.put("tollgate.plan.pro.role", "pro");
-            return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), DenyCacheProperties.class.getClassLoader());
+            return TestConfigs.withProviders(m);
         };
         return new RateLimiter(load.get(), new LocalStore(1_000, clock::nowMicros), new LocalStore(1_000, clock::nowMicros),
                 () -> clock.nowMicros() * 1_000L, null, "deny-cache-property", load);

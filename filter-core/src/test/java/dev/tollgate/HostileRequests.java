@@ -4,11 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.identity.BucketKeys;
 import dev.tollgate.testing.HostileValues;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -37,7 +36,7 @@ final class HostileRequests {
         for (int i = 0; i < keyValues.length; i += 2) {
             m.put(keyValues[i], keyValues[i + 1]);
         }
-        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), HostileRequests.class.getClassLoader());
+        return TestConfigs.withProviders(m);
     }
 
     /**

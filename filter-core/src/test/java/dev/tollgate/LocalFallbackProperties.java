@@ -11,8 +11,6 @@ import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.bucket.BucketStore;
 import dev.tollgate.internal.local.LocalStore;
@@ -20,11 +18,11 @@ import dev.tollgate.internal.redis.RedisPort;
 import dev.tollgate.testing.FailingStore;
 import dev.tollgate.testing.ManualClock;
 import dev.tollgate.testing.Tally;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 
@@ -91,9 +89,9 @@ class LocalFallbackProperties {
             String limitText, List<Step> run, Tally tally) {
         ManualClock clock = new ManualClock();
         FailingStore redis = new FailingStore(new LocalStore(1_000, clock::nowMicros));
-        TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+        TollgateConfig config = TestConfigs.withProviders(
                 "tollgate.metrics", "none", "tollgate.jmx", "false", "tollgate.deny-cache", "false",
-                "tollgate.policy.default.limits", limitText))), getClass().getClassLoader());
+                "tollgate.policy.default.limits", limitText);
         List<Limit> limits = Limit.parse(limitText);
         Model model = new Model(limits);
         List<Long> admittedAt = new ArrayList<>();
@@ -180,9 +178,9 @@ class LocalFallbackProperties {
                                                                     Tally tally) {
         ManualClock clock = new ManualClock();
         FailingStore redis = new FailingStore(new LocalStore(1_000, clock::nowMicros));
-        TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+        TollgateConfig config = TestConfigs.withProviders(
                 "tollgate.metrics", "none", "tollgate.jmx", "false", "tollgate.deny-cache", "false",
-                "tollgate.policy.default.limits", limitText))), getClass().getClassLoader());
+                "tollgate.policy.default.limits", limitText);
         List<Limit> limits = Limit.parse(limitText);
         RateLimiter[] node = new RateLimiter[nodes];
         long[] heardAt = new long[nodes]; // when each node last heard Redis decide (start: a full bucket)

@@ -3,13 +3,11 @@ package dev.tollgate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.testing.RedisEndpoint;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import dev.tollgate.testing.WithRedis;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -18,10 +16,10 @@ import org.junit.jupiter.api.Test;
 class MemoryPerBucketIT {
 
     static long usage(RedisEndpoint redis, String prefix, String format) {
-        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+        TollgateConfig c = TestConfigs.of(
                 "tollgate.redis.uri", redis.uri(), "tollgate.redis.timeout", "2s", "tollgate.jmx", "false",
                 "tollgate.redis.key-prefix", prefix, "tollgate.redis.key-format", format,
-                "tollgate.policy.default.limits", "10/s burst 20"))), null);
+                "tollgate.policy.default.limits", "10/s burst 20");
         try (RateLimiter rl = RateLimiter.create(c)) {
             rl.check(TestRequest.get("/").from("203.0.113.195"));
         }

@@ -2,9 +2,8 @@ package dev.tollgate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -35,7 +34,7 @@ class NamedInCodeTest {
         for (int i = 0; i < keyValues.length; i += 2) {
             m.put(keyValues[i], keyValues[i + 1]);
         }
-        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null);
+        return TestConfigs.of(m);
     }
 
     private static List<String> decided(RateLimiter limiter, String path) {

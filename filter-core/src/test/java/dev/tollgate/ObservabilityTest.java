@@ -13,7 +13,9 @@ import dev.tollgate.health.TollgateHealthCheck;
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.internal.metrics.MicrometerMetrics;
 import dev.tollgate.internal.metrics.OpenTelemetryMetrics;
+import dev.tollgate.testing.FailingStore;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.common.AttributeKey;
@@ -39,7 +41,7 @@ class ObservabilityTest {
     final ManualClock clock = new ManualClock();
 
     static TollgateConfig config(Map<String, String> values) {
-        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", values)), null);
+        return TestConfigs.of(values);
     }
 
     static long decisions(Collection<MetricData> metrics, String policy, String outcome, String store, boolean fallback) {
@@ -64,8 +66,8 @@ class ObservabilityTest {
                 "tollgate.policy.login.match", "POST /login",
                 "tollgate.policy.audit.limits", "3/min",
                 "tollgate.policy.audit.mode", "shadow"));
-        RateLimiterTest.BrokenStore redis = new RateLimiterTest.BrokenStore();
-        redis.down = false;
+        FailingStore redis = FailingStore.down(new LocalStore(1_000, () -> 0L));
+        redis.answers();
         AtomicLong nanos = new AtomicLong();
         RateLimiter[] self = new RateLimiter[1];
         RateLimiter rl = new RateLimiter(c, redis, new LocalStore(1_000, clock::nowMicros), nanos::get,
@@ -78,7 +80,7 @@ class ObservabilityTest {
         for (int i = 0; i < 4; i++) {
             rl.check(TestRequest.get("/items")); // api: 3 left, then 1 denial; audit: 3 then shadow denials
         }
-        redis.down = true;
+        redis.goesDown();
         for (int i = 0; i < 5; i++) {
             rl.check(TestRequest.get("/items").from("198.51.100.7")); // Redis down: local fallback
         }
@@ -140,7 +142,7 @@ class ObservabilityTest {
             Map<String, String> all = new java.util.HashMap<>(m);
             all.put("tollgate.redis.uri", "redis://unused:6379");
             all.put("tollgate.policy.default.limits", "2/min");
-            RateLimiter rl = new RateLimiter(config(all), new RateLimiterTest.BrokenStore(), new LocalStore(1_000, clock::nowMicros));
+            RateLimiter rl = new RateLimiter(config(all), FailingStore.down(new LocalStore(1_000, () -> 0L)), new LocalStore(1_000, clock::nowMicros));
             for (int i = 0; i < 3; i++) {
                 assertTrue(rl.check(TestRequest.get("/")).allowed(), m + ": served");
             }
@@ -152,7 +154,7 @@ class ObservabilityTest {
 
     @Test
     void healthIsReadyUnlessAClosedPolicyMeetsADeadRedis() {
-        RateLimiterTest.BrokenStore redis = new RateLimiterTest.BrokenStore();
+        FailingStore redis = FailingStore.down(new LocalStore(1_000, () -> 0L));
         TollgateConfig c = config(Map.of("tollgate.redis.uri", "redis://unused:6379",
                 "tollgate.policy.default.limits", "2/min", "tollgate.policy.default.failure-mode", "closed"));
         RateLimiter rl = new RateLimiter(c, redis, new LocalStore(1_000, clock::nowMicros));

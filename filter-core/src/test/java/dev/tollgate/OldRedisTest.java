@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.internal.redis.ConnectingPort;
@@ -13,10 +11,10 @@ import dev.tollgate.internal.redis.RedisPort;
 import dev.tollgate.internal.redis.RedisStore;
 import dev.tollgate.internal.redis.RedisVersion;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -75,10 +73,9 @@ class OldRedisTest {
                     "start-up's script load meets the check");
             assertTrue(e.getMessage().contains("TOLLGATE-023: redis://old:6379 runs Redis 5.0.14; Tollgate needs 6.0.0"),
                     e.getMessage());
-            TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+            TollgateConfig config = TestConfigs.of(
                     "tollgate.redis.uri", "redis://old:6379", "tollgate.redis.failure-mode", mode,
-                    "tollgate.policy.default.limits", "1/h burst 1", "tollgate.metrics", "none", "tollgate.jmx", "false"))),
-                    null);
+                    "tollgate.policy.default.limits", "1/h burst 1", "tollgate.metrics", "none", "tollgate.jmx", "false");
             ManualClock clock = new ManualClock();
             try (RateLimiter rl = new RateLimiter(config, store, new LocalStore(1000, clock::nowMicros))) {
                 for (int i = 1; i <= 4; i++) {

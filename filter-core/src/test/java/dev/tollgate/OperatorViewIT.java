@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.testing.RedisProcess;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import dev.tollgate.testing.WithRedis;
 import io.opentelemetry.api.GlobalOpenTelemetry;
@@ -72,12 +71,12 @@ class OperatorViewIT {
         GlobalOpenTelemetry.set(OpenTelemetrySdk.builder()
                 .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(reader).build()).build());
         tollgateLogger.addHandler(capture);
-        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+        TollgateConfig c = TestConfigs.of(
                 "tollgate.redis.uri", redis.uri(),
                 "tollgate.redis.timeout", "100ms",
                 "tollgate.redis.circuit.open-for", "200ms",
                 "tollgate.metrics", "opentelemetry",
-                "tollgate.policy.default.limits", "5/s burst 5"))), null);
+                "tollgate.policy.default.limits", "5/s burst 5");
         MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
         ObjectName bean = new ObjectName("dev.tollgate:type=RateLimiter,name=" + ObjectName.quote(NAME));
         try (RateLimiter rl = RateLimiter.create(c, NAME, null)) {

@@ -10,15 +10,13 @@ import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 
@@ -87,10 +85,10 @@ class OutboundProperties {
 
     private void callsFromAllNodesStayUnderTheLimitAndNoneWhilePaused(String limits, List<Step> steps) {
         ManualClock clock = new ManualClock();
-        TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+        TollgateConfig config = TestConfigs.withProviders(
                 "tollgate.policies", "partner",
                 "tollgate.policy.partner.limits", limits,
-                "tollgate.policy.partner.max-pause", "30s"))), OutboundProperties.class.getClassLoader());
+                "tollgate.policy.partner.max-pause", "30s");
         LocalStore shared = new LocalStore(1_000, clock::nowMicros);
         List<RateLimiter> nodes = List.of(new RateLimiter(config, shared, null), new RateLimiter(config, shared, null));
         Limit limit = config.policy("partner").orElseThrow().limits().get(0);

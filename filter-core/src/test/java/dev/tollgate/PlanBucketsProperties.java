@@ -9,11 +9,10 @@ import static dev.tollgate.testing.Gens.weight;
 import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.math.BigInteger;
 import java.util.HashMap;
@@ -51,7 +50,7 @@ class PlanBucketsProperties {
 
     private void eachPlanCountsInItsOwnBucket(String free, String pro, List<Step> steps) {
         ManualClock clock = new ManualClock();
-        TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+        TollgateConfig config = TestConfigs.withProviders(
                 "tollgate.metrics", "none",
                 "tollgate.jmx", "false",
                 "tollgate.policies", "api",
@@ -59,7 +58,7 @@ class PlanBucketsProperties {
                 "tollgate.plan.default", "free",
                 "tollgate.plan.pro.role", "pro",
                 "tollgate.policy.api.limits", free,
-                "tollgate.policy.api.limits.pro", pro))), getClass().getClassLoader());
+                "tollgate.policy.api.limits.pro", pro);
         Map<String, BigInteger[]> model = new HashMap<>(); // plan -> arrival time per limit, in 1/n µs
         try (RateLimiter limiter = new RateLimiter(config, new LocalStore(1_000, clock::nowMicros), null,
                 () -> clock.nowMicros() * 1_000L, null, "plan-buckets", null)) {

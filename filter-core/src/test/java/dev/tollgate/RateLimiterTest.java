@@ -9,11 +9,10 @@ import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.bucket.BucketReply;
-import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.bucket.BucketStore;
 import dev.tollgate.internal.local.LocalStore;
+import dev.tollgate.testing.FailingStore;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;
 import java.util.List;
@@ -31,7 +30,7 @@ class RateLimiterTest {
         for (int i = 0; i < keyValues.length; i += 2) {
             m.put(keyValues[i], keyValues[i + 1]);
         }
-        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), getClass().getClassLoader());
+        TollgateConfig c = TestConfigs.withProviders(m);
         return new RateLimiter(c, new LocalStore(10_000, clock::nowMicros), null);
     }
 
@@ -189,8 +188,8 @@ class RateLimiterTest {
         Map<String, String> m = new HashMap<>(Map.of("tollgate.policy.default.limits", "1/min"));
         for (String mode : List.of("local", "open", "closed")) {
             m.put("tollgate.redis.failure-mode", mode);
-            TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null);
-            RateLimiter rl = new RateLimiter(c, new BrokenStore(), new LocalStore(1_000, clock::nowMicros));
+            TollgateConfig c = TestConfigs.of(m);
+            RateLimiter rl = new RateLimiter(c, FailingStore.down(new LocalStore(1_000, () -> 0L)), new LocalStore(1_000, clock::nowMicros));
             Decision first = rl.check(TestRequest.get("/"));
             Decision second = rl.check(TestRequest.get("/"));
             switch (mode) {
@@ -209,31 +208,6 @@ class RateLimiterTest {
                     assertEquals(503, a.status());
                     assertEquals("1", headers(a).get("Retry-After"));
             }
-        }
-    }
-
-    /** A store that fails while {@code down}, as Redis does when it is down, and counts its calls. */
-    static final class BrokenStore implements BucketStore {
-        volatile boolean down = true;
-        final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
-        final LocalStore healthy = new LocalStore(1_000, () -> 0L);
-
-        @Override
-        public List<BucketReply> acquire(List<BucketRequest> requests) {
-            calls.incrementAndGet();
-            if (down) {
-                throw new IllegalStateException("connection refused");
-            }
-            return healthy.acquire(requests);
-        }
-
-        @Override
-        public String name() {
-            return "broken";
-        }
-
-        @Override
-        public void close() {
         }
     }
 
@@ -402,7 +376,7 @@ class RateLimiterTest {
 
     @Test
     void eachPolicyMayHaveItsOwnFailureMode() {
-        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+        TollgateConfig c = TestConfigs.of(
                 "tollgate.policies", "api,login,reports",
                 "tollgate.policy.api.limits", "1/min",
                 "tollgate.policy.login.limits", "1/min",
@@ -410,8 +384,8 @@ class RateLimiterTest {
                 "tollgate.policy.login.failure-mode", "closed",
                 "tollgate.policy.reports.limits", "1/min",
                 "tollgate.policy.reports.match", "/reports/**",
-                "tollgate.policy.reports.failure-mode", "open"))), null);
-        RateLimiter rl = new RateLimiter(c, new BrokenStore(), new LocalStore(1_000, clock::nowMicros));
+                "tollgate.policy.reports.failure-mode", "open");
+        RateLimiter rl = new RateLimiter(c, FailingStore.down(new LocalStore(1_000, () -> 0L)), new LocalStore(1_000, clock::nowMicros));
         Decision api = rl.check(TestRequest.get("/items"));
         assertEquals(Decision.Source.LOCAL, api.source(), "api follows the global mode: local");
         assertFalse(rl.check(TestRequest.get("/items")).allowed());
@@ -430,57 +404,40 @@ class RateLimiterTest {
 
     @Test
     void anOpenCircuitStopsCallingRedisThenProbesAndRecovers() {
-        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+        TollgateConfig c = TestConfigs.of(
                 "tollgate.policy.default.limits", "100/s",
                 "tollgate.redis.uri", "redis://unused:6379",
                 "tollgate.redis.circuit.failures", "3",
-                "tollgate.redis.circuit.open-for", "1s"))), null);
-        BrokenStore redis = new BrokenStore();
+                "tollgate.redis.circuit.open-for", "1s");
+        FailingStore redis = FailingStore.down(new LocalStore(1_000, () -> 0L));
         java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
         RateLimiter rl = new RateLimiter(c, redis, new LocalStore(1_000, clock::nowMicros), nanos::get);
         for (int i = 0; i < 100; i++) {
             assertTrue(rl.check(TestRequest.get("/")).allowed(), "the local store decides meanwhile");
         }
-        assertEquals(3, redis.calls.get(), "after three failures Redis is not called any more");
+        assertEquals(3, redis.calls(), "after three failures Redis is not called any more");
         assertEquals(CircuitState.OPEN, rl.circuitState());
         nanos.addAndGet(1_000_000_000L);
         rl.check(TestRequest.get("/"));
-        assertEquals(4, redis.calls.get(), "one probe after a second");
-        redis.down = false;
+        assertEquals(4, redis.calls(), "one probe after a second");
+        redis.answers();
         nanos.addAndGet(2_000_000_000L);
         Decision back = rl.check(TestRequest.get("/"));
         assertEquals(Decision.Source.REDIS, back.source(), "the probe succeeded");
         assertEquals(CircuitState.CLOSED, rl.circuitState());
         rl.check(TestRequest.get("/"));
-        assertEquals(6, redis.calls.get(), "and every request goes to Redis again");
+        assertEquals(6, redis.calls(), "and every request goes to Redis again");
     }
 
     @Test
     void aKnownRefusalIsAnsweredFromMemoryUntilItsRetryAfter() {
         for (String enabled : List.of("true", "false")) {
-            TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+            TollgateConfig c = TestConfigs.of(
                     "tollgate.redis.uri", "redis://unused:6379",
                     "tollgate.deny-cache", enabled,
-                    "tollgate.policy.default.limits", "10/s burst 20"))), null);
-            BrokenStore redis = new BrokenStore();
-            redis.down = false;
+                    "tollgate.policy.default.limits", "10/s burst 20");
             ManualClock time = new ManualClock();
-            java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
-            BucketStore counting = new BucketStore() {
-                final LocalStore buckets = new LocalStore(1_000, time::nowMicros);
-
-                public List<BucketReply> acquire(List<BucketRequest> requests) {
-                    calls.incrementAndGet();
-                    return buckets.acquire(requests);
-                }
-
-                public String name() {
-                    return "redis";
-                }
-
-                public void close() {
-                }
-            };
+            FailingStore counting = new FailingStore(new LocalStore(1_000, time::nowMicros));
             RateLimiter rl = new RateLimiter(c, counting, new LocalStore(1_000, time::nowMicros), () -> time.nowMicros() * 1000);
             int admitted = 0;
             for (int i = 0; i < 1_000; i++) {
@@ -494,9 +451,9 @@ class RateLimiterTest {
             }
             assertEquals(20 + 9, admitted, "the burst and the 9 tokens of 100..900 ms, with or without the cache");
             if (enabled.equals("true")) {
-                assertTrue(calls.get() <= 2 * admitted, "refusals came from memory: " + calls.get() + " store calls");
+                assertTrue(counting.calls() <= 2 * admitted, "refusals came from memory: " + counting.calls() + " store calls");
             } else {
-                assertEquals(1_000, calls.get(), "without the cache every request asks the store");
+                assertEquals(1_000, counting.calls(), "without the cache every request asks the store");
             }
         }
     }

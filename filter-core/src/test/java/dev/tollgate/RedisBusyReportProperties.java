@@ -9,13 +9,12 @@ import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.internal.redis.RedisPort;
 import dev.tollgate.testing.FailingStore;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -61,8 +60,7 @@ class RedisBusyReportProperties {
         FailingStore redis = new FailingStore(new LocalStore(1_000, clock::nowMicros));
         Map<String, String> settings = new HashMap<>(Map.of("tollgate.metrics", "none", "tollgate.jmx", "false",
                 "tollgate.policy.default.limits", "1000/s", "tollgate.deny-cache", "false"));
-        TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", settings)),
-                getClass().getClassLoader());
+        TollgateConfig config = TestConfigs.withProviders(settings);
         List<Long> reported = new ArrayList<>();
         Logger log = Logger.getLogger("dev.tollgate.redis");
         Handler capture = new Handler() {

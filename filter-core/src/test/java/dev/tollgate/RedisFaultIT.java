@@ -3,13 +3,12 @@ package dev.tollgate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.testing.Alone;
 import dev.tollgate.testing.LatencyProxy;
 import dev.tollgate.testing.RedisEndpoint;
 import dev.tollgate.testing.RedisProcess;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import dev.tollgate.testing.WithRedis;
 import java.time.Duration;
@@ -75,14 +74,14 @@ class RedisFaultIT {
 
     static RateLimiter limiter(RedisEndpoint redis, String failureMode, String limits, long timeoutMillis,
                                boolean pipelining) {
-        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+        TollgateConfig c = TestConfigs.of(
                 "tollgate.redis.uri", redis.uri(),
                 "tollgate.redis.auto-pipelining", Boolean.toString(pipelining),
                 "tollgate.deny-cache", "false",
                 "tollgate.redis.timeout", timeoutMillis + "ms",
                 "tollgate.redis.failure-mode", failureMode,
                 "tollgate.redis.circuit.open-for", "200ms",
-                "tollgate.policy.default.limits", limits))), null);
+                "tollgate.policy.default.limits", limits);
         return RateLimiter.create(c);
     }
 

@@ -3,12 +3,11 @@ package dev.tollgate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.Messages;
 import dev.tollgate.testing.RedisProcess;
 import dev.tollgate.testing.TestCertificates;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRedis;
 import dev.tollgate.testing.TestRequest;
 import java.nio.file.Files;
@@ -76,7 +75,7 @@ class RedisTlsIT {
         m.put("tollgate.policy.default.limits", "10/h"); // the bucket outlives the test: EXISTS finds it
         m.put("tollgate.jmx", "false");
         m.put("tollgate.metrics", "none");
-        return RateLimiter.create(TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null), "tls", null);
+        return RateLimiter.create(TestConfigs.of(m), "tls", null);
     }
 
     static Map<String, String> trust(Path truststore) {
@@ -113,7 +112,7 @@ class RedisTlsIT {
         m.put("tollgate.policy.default.limits", "10/h");
         m.put("tollgate.jmx", "false");
         m.put("tollgate.metrics", "none");
-        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null);
+        TollgateConfig c = TestConfigs.of(m);
         assertTrue(c.redis().tls(), c.redis().describe());
         try (RateLimiter rl = RateLimiter.create(c, "tls", null)) {
             decidedBy(server, rl, "192.0.2.77");

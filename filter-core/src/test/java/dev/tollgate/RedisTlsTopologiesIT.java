@@ -4,12 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.RedisProcess;
 import dev.tollgate.testing.TestCertificates;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRedis;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
@@ -83,12 +82,12 @@ class RedisTlsTopologiesIT {
             }
             Map<String, String> m = tls(certs);
             m.put("tollgate.redis.cluster", "127.0.0.1:" + tlsPort);
-            try (RateLimiter rl = RateLimiter.create(TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null))) {
+            try (RateLimiter rl = RateLimiter.create(TestConfigs.of(m))) {
                 decidedBy(node, rl, "192.0.2.41");
             }
             m.remove("tollgate.redis.tls.keystore");
             m.remove("tollgate.redis.tls.keystore-password");
-            try (RateLimiter rl = RateLimiter.create(TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null))) {
+            try (RateLimiter rl = RateLimiter.create(TestConfigs.of(m))) {
                 Decision d = rl.check(TestRequest.get("/api").from("192.0.2.42"));
                 assertEquals(Decision.Source.LOCAL, d.source(), "without the client certificate: " + d);
                 assertTrue(rl.health().lastFailure().contains("tollgate.redis.tls.keystore"), rl.health().lastFailure());
@@ -112,11 +111,11 @@ class RedisTlsTopologiesIT {
             Map<String, String> m = tls(certs);
             m.put("tollgate.redis.sentinel.master", "tollgate");
             m.put("tollgate.redis.sentinel.nodes", "127.0.0.1:" + sentinelTls);
-            try (RateLimiter rl = RateLimiter.create(TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null))) {
+            try (RateLimiter rl = RateLimiter.create(TestConfigs.of(m))) {
                 decidedBy(master, rl, "192.0.2.43");
             }
             m.put("tollgate.redis.tls.truststore", certs.otherCaPem().toString());
-            try (RateLimiter rl = RateLimiter.create(TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null))) {
+            try (RateLimiter rl = RateLimiter.create(TestConfigs.of(m))) {
                 Decision d = rl.check(TestRequest.get("/api").from("192.0.2.44"));
                 assertEquals(Decision.Source.LOCAL, d.source(), "with a CA that signed nothing: " + d);
                 assertTrue(rl.health().lastFailure().contains("not trusted"), rl.health().lastFailure());

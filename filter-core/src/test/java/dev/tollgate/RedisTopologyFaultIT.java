@@ -2,13 +2,12 @@ package dev.tollgate;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.testing.Alone;
 import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.RedisProcess;
 import dev.tollgate.testing.RedisSentinels;
+import dev.tollgate.testing.TestConfigs;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -34,7 +33,7 @@ class RedisTopologyFaultIT {
         m.put("tollgate.policy.default.limits", "50/s burst 50");
         m.put("tollgate.jmx", "false");
         m.put("tollgate.deny-cache", "false"); // see RedisFaultIT.limiter
-        return RateLimiter.create(TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null));
+        return RateLimiter.create(TestConfigs.of(m));
     }
 
     /** The first sample after {@code from} that Redis decided; -1 if none. */

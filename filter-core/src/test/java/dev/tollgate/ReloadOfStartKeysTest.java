@@ -3,9 +3,8 @@ package dev.tollgate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.testing.TestConfigs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,7 +27,7 @@ class ReloadOfStartKeysTest {
             "tollgate.policy.default.limits", "10/s", "tollgate.reload-interval", "0s"));
 
     TollgateConfig load() {
-        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", new HashMap<>(settings))), null);
+        return TestConfigs.of(settings);
     }
 
     @Test

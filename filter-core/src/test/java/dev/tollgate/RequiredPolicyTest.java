@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.config.ConfigException;
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;
 import java.util.List;
@@ -32,7 +31,7 @@ class RequiredPolicyTest {
 
     RateLimiter limiter() {
         java.util.function.Supplier<TollgateConfig> load = () ->
-                TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", new HashMap<>(settings))), getClass().getClassLoader());
+                TestConfigs.withProviders(settings);
         return new RateLimiter(load.get(), new LocalStore(1_000, clock::nowMicros), null, System::nanoTime, null, "required", load);
     }
 

@@ -4,11 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.testing.RedisProcess;
 import dev.tollgate.testing.RedisSentinels;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;
 import java.util.Map;
@@ -43,7 +42,7 @@ class SentinelAuthIT {
         m.put("tollgate.policy.default.limits", "10/s");
         m.put("tollgate.jmx", "false");
         m.put("tollgate.metrics", "none");
-        return RateLimiter.create(TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null));
+        return RateLimiter.create(TestConfigs.of(m));
     }
 
     /** Whether the key exists in database {@code db} of the master, asked with the master's password. */

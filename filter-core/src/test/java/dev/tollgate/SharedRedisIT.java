@@ -2,10 +2,9 @@ package dev.tollgate;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.testing.RedisEndpoint;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import dev.tollgate.testing.WithRedis;
 import java.io.IOException;
@@ -38,7 +37,7 @@ class SharedRedisIT {
                 "tollgate.redis.timeout", "2s",
                 "tollgate.policy.default.limits", RATE + "/s burst " + CAPACITY,
                 "tollgate.redis.key-prefix", "skew-" + UUID.randomUUID() + ":");
-        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", config)), null);
+        TollgateConfig c = TestConfigs.of(config);
         try (RateLimiter serverA = RateLimiter.create(c); RateLimiter serverB = RateLimiter.create(c)) {
             TestRequest request = TestRequest.get("/api/hello").from("203.0.113.50");
             long start = redisMicros(redis);

@@ -2,13 +2,12 @@ package dev.tollgate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.local.LocalStore;
 import dev.tollgate.internal.redis.RedisPort;
 import dev.tollgate.testing.FailingStore;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;
 import java.util.List;
@@ -32,8 +31,7 @@ class SplitKeysCircuitTest {
         Map<String, String> settings = new HashMap<>(Map.of("tollgate.metrics", "none", "tollgate.jmx", "false",
                 "tollgate.policy.default.limits", "1000/s", "tollgate.deny-cache", "false",
                 "tollgate.redis.circuit.failures", "3"));
-        TollgateConfig config = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", settings)),
-                SplitKeysCircuitTest.class.getClassLoader());
+        TollgateConfig config = TestConfigs.withProviders(settings);
         try (RateLimiter rl = new RateLimiter(config, redis, new LocalStore(1_000, clock::nowMicros),
                 () -> clock.nowMicros() * 1_000L, null, "split-keys", null)) {
             java.util.ArrayList<Decision.Source> out = new java.util.ArrayList<>();

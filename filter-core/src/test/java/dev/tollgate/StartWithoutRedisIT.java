@@ -4,12 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.RedisProcess;
 import dev.tollgate.testing.RedisSentinels;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRedis;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
@@ -53,7 +52,7 @@ class StartWithoutRedisIT {
             m.put("tollgate.jmx", "false");
             m.put("tollgate.metrics", "none");
             long t0 = System.nanoTime();
-            out.put(mode, RateLimiter.create(TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null),
+            out.put(mode, RateLimiter.create(TestConfigs.of(m),
                     "start-" + mode, null));
             System.out.printf("[start] %s: created in %d ms with nothing listening%n", mode, (System.nanoTime() - t0) / 1_000_000);
         }

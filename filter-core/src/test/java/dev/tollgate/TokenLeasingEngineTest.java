@@ -3,20 +3,15 @@ package dev.tollgate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.bucket.BucketReply;
-import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.bucket.BucketStore;
 import dev.tollgate.internal.local.LocalStore;
+import dev.tollgate.testing.FailingStore;
 import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Token leasing inside the engine: where it answers, where it does not, and what a client is told. */
@@ -26,35 +21,12 @@ class TokenLeasingEngineTest {
     final Map<String, String> settings = new HashMap<>(Map.of(
             "tollgate.metrics", "none", "tollgate.jmx", "false",
             "tollgate.policy.default.limits", "1000/s burst 100", "tollgate.policy.default.prefetch", "10"));
-    final AtomicInteger calls = new AtomicInteger();
-    boolean failing;
-
     /** The "Redis" of these tests: an in-memory store that counts calls and can fail. */
-    final BucketStore redis = new BucketStore() {
-        final LocalStore inside = new LocalStore(1_000, clock::nowMicros);
-
-        @Override
-        public List<BucketReply> acquire(List<BucketRequest> requests) {
-            calls.incrementAndGet();
-            if (failing) {
-                throw new IllegalStateException("Redis is down (test)");
-            }
-            return inside.acquire(requests);
-        }
-
-        @Override
-        public String name() {
-            return "redis";
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    final FailingStore redis = new FailingStore(new LocalStore(1_000, clock::nowMicros));
 
     RateLimiter limiter() {
         java.util.function.Supplier<TollgateConfig> load = () ->
-                TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", new HashMap<>(settings))), getClass().getClassLoader());
+                TestConfigs.withProviders(settings);
         return new RateLimiter(load.get(), redis, new LocalStore(1_000, clock::nowMicros), () -> clock.nowMicros() * 1_000L,
                 null, "leasing-engine", load);
     }
@@ -73,7 +45,7 @@ class TokenLeasingEngineTest {
     void aHotKeyCostsOneRedisCallPerPrefetch() {
         RateLimiter rl = limiter();
         assertEquals(Map.of(Decision.Source.REDIS, 10, Decision.Source.LEASE, 90), sources(rl, 100));
-        assertEquals(10, calls.get());
+        assertEquals(10, redis.calls());
         assertEquals(10, rl.redisCalls());
     }
 
@@ -82,7 +54,7 @@ class TokenLeasingEngineTest {
         settings.remove("tollgate.policy.default.prefetch");
         RateLimiter rl = limiter();
         assertEquals(Map.of(Decision.Source.REDIS, 20), sources(rl, 20));
-        assertEquals(20, calls.get());
+        assertEquals(20, redis.calls());
     }
 
     @Test
@@ -91,7 +63,7 @@ class TokenLeasingEngineTest {
         settings.put("tollgate.policy.other.limits", "1000/s burst 100");
         RateLimiter rl = limiter();
         assertEquals(Map.of(Decision.Source.REDIS, 20), sources(rl, 20));
-        assertEquals(20, calls.get());
+        assertEquals(20, redis.calls());
     }
 
     @Test
@@ -117,11 +89,11 @@ class TokenLeasingEngineTest {
 
     @Test
     void whileRedisFailsTheFailureModeDecidesAndNoSecondCallIsMade() {
-        failing = true;
+        redis.failsWith(() -> new IllegalStateException("Redis is down (test)"));
         RateLimiter rl = limiter();
         Decision d = rl.check(TestRequest.get("/"));
         assertEquals(Decision.Source.LOCAL, d.source());
-        assertEquals(1, calls.get(), "the failed lease call is the request's only call");
+        assertEquals(1, redis.calls(), "the failed lease call is the request's only call");
     }
 
     @Test
@@ -132,6 +104,6 @@ class TokenLeasingEngineTest {
         assertTrue(rl.reload());
         Decision d = rl.check(TestRequest.get("/"));
         assertEquals(Decision.Source.REDIS, d.source(), "a new lease under the new limits");
-        assertEquals(2, calls.get());
+        assertEquals(2, redis.calls());
     }
 }

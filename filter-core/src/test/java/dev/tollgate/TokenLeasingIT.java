@@ -2,15 +2,13 @@ package dev.tollgate;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.testing.RedisEndpoint;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import dev.tollgate.testing.WithRedis;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -27,14 +25,14 @@ class TokenLeasingIT {
     static final int THREADS_PER_SERVER = 4;
 
     static TollgateConfig config(RedisEndpoint redis, String limits, int prefetch) {
-        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", Map.of(
+        return TestConfigs.of(
                 "tollgate.redis.uri", redis.uri(),
                 "tollgate.redis.timeout", "2s",
                 "tollgate.metrics", "none",
                 "tollgate.jmx", "false",
                 "tollgate.policy.default.limits", limits,
                 "tollgate.policy.default.prefetch", Integer.toString(prefetch),
-                "tollgate.redis.key-prefix", "leasing-" + UUID.randomUUID() + ":"))), null);
+                "tollgate.redis.key-prefix", "leasing-" + UUID.randomUUID() + ":");
     }
 
     @Test

@@ -12,9 +12,8 @@ import dev.tollgate.HttpAnswer;
 import dev.tollgate.Permit;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.config.ConfigException;
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -66,8 +65,7 @@ class CallLimiterTest {
     HttpCall current;
 
     Supplier<TollgateConfig> configuration() {
-        return () -> TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", new HashMap<>(settings))),
-                getClass().getClassLoader());
+        return () -> TestConfigs.withProviders(settings);
     }
 
     CallLimiter calls() {

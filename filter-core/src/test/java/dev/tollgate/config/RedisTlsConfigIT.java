@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.testing.TestCertificates;
+import dev.tollgate.testing.TestConfigs;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -57,7 +58,7 @@ class RedisTlsConfigIT {
         Map<String, String> m = new HashMap<>(tls);
         m.putIfAbsent(ConfigKeys.REDIS_URI, "rediss://127.0.0.1:6380");
         m.put("tollgate.policy.default.limits", "10/s");
-        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null);
+        return TestConfigs.of(m);
     }
 
     static Map<String, String> map(String... kv) {

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.Costs;
 import dev.tollgate.RequestMatcher;
+import dev.tollgate.testing.TestConfigs;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -30,8 +30,7 @@ class SettingsTest {
 
     @Test
     void theDefaultsAreWhatAnEmptyConfigurationLoads() {
-        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test map",
-                Map.of("tollgate.policy.default.limits", "1/s"))), null);
+        TollgateConfig c = TestConfigs.of("tollgate.policy.default.limits", "1/s");
         assertEquals(Settings.ENABLED.defaultValue(), c.enabled());
         assertEquals(Settings.REDIS_FAILURE_MODE.defaultValue(), c.failureMode());
         assertEquals(Settings.REDIS_KEY_PREFIX.defaultValue(), c.keyPrefix());

@@ -10,6 +10,7 @@ import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.jaxrs.client.RemoteQuotaException;
 import dev.tollgate.jaxrs.client.TollgateClientFilter;
 import dev.tollgate.testing.RedisEndpoint;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.WithRedis;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -168,8 +169,7 @@ class OutboundIT {
         m.put("tollgate.policy.partner.limits", "1/min");
         m.put("tollgate.policy.partner.max-wait", "0s");
         try (JerseyOnTomcat remote = new JerseyOnTomcat(remote(redis, null));
-             RateLimiter a = RateLimiter.create(TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)),
-                     OutboundIT.class.getClassLoader()), "node-a", null)) {
+             RateLimiter a = RateLimiter.create(TestConfigs.withProviders(m), "node-a", null)) {
             RECEIVED.clear();
             Client client = ClientBuilder.newClient().register(TollgateClientFilter.forPolicy(a, "partner"));
             String url = "http://127.0.0.1:" + remote.port() + "/api/partner";

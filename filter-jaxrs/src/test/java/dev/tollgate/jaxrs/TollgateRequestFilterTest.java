@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.HttpAnswer;
 import dev.tollgate.RateLimiter;
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.testing.TestConfigs;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.UriInfo;
@@ -31,7 +30,7 @@ class TollgateRequestFilterTest {
             "tollgate.policy.login.limits", "5/h"));
 
     private TollgateConfig load() {
-        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", settings)), null);
+        return TestConfigs.of(settings);
     }
 
     /** A POST to /login from 127.0.0.1 without a principal, as the filters see it: its properties in a map. */

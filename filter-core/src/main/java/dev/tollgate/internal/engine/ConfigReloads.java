@@ -28,23 +28,28 @@ public final class ConfigReloads implements AutoCloseable {
 
     private final String name;
     private final Supplier<TollgateConfig> reloader;
+    private final Runnable reload;
     private final Set<PolicyRequirement> requirements = ConcurrentHashMap.newKeySet();
     private ScheduledExecutorService polling;
     private Duration pollingEvery = Duration.ZERO;
 
-    /** @param reloader reads the configuration again, or {@code null} when it cannot change */
-    public ConfigReloads(String name, Supplier<TollgateConfig> reloader) {
+    /**
+     * @param reloader reads the configuration again, or {@code null} when it cannot change
+     * @param reload   the limiter's reload, which asks {@link #next} and puts its answer in force
+     */
+    public ConfigReloads(String name, Supplier<TollgateConfig> reloader, Runnable reload) {
         this.name = name;
         this.reloader = reloader;
+        this.reload = reload;
     }
 
     /**
-     * Calls {@code reload} every {@code every} on a daemon thread, unless there is nothing to
-     * reload or it is 0; called again (a reload changed {@code tollgate.reload-interval}), from then
-     * on at the new interval. A reload that throws is dropped: {@link #next} logged why, the
-     * configuration in force stays, and the polling goes on.
+     * Calls the limiter's reload every {@code every} on a daemon thread, unless there is nothing to
+     * reload or it is 0; called again ({@link #next} does when a reload changes
+     * {@code tollgate.reload-interval}), from then on at the new interval. A reload that throws is
+     * dropped: {@link #next} logged why, the configuration in force stays, and the polling goes on.
      */
-    public synchronized void poll(Duration every, Runnable reload) {
+    public synchronized void poll(Duration every) {
         if (polling != null) {
             polling.shutdown(); // called from its own task after a reload changed the interval: that task ends as it is
             polling = null;
@@ -85,6 +90,7 @@ public final class ConfigReloads implements AutoCloseable {
 
     /**
      * The configuration to put in force instead of {@code now}, or {@code null} when it did not change.
+     * When it brings another {@code tollgate.reload-interval}, the polling goes on at that one.
      *
      * @throws ConfigException when the new configuration is not valid (logged); {@code now} stays
      */
@@ -125,6 +131,9 @@ public final class ConfigReloads implements AutoCloseable {
         }
         TollgateConfig applied = next;
         CONFIG_LOG.info(() -> Messages.reloaded(name, ConfigDescription.of(applied)));
+        if (!next.reloadInterval().equals(now.reloadInterval())) {
+            poll(next.reloadInterval()); // its first reload waits for the limiter's lock, held while next is put in force
+        }
         return next;
     }
 

@@ -33,6 +33,25 @@ public record PolicyRequirement(String policy, long cost, String where) {
     }
 
     /**
+     * Refuses a cost given in code that a limit of one of {@code policies} (of any plan) could
+     * never admit ({@link #neverPasses}); nothing for a cost of 0 (the policies' own). Makes
+     * nothing when every limit can admit it: asked per request.
+     *
+     * @throws IllegalArgumentException naming {@code where}, the policy and the limit
+     */
+    public static void requireFits(List<Policy> policies, long cost, String where) {
+        if (cost <= 0) {
+            return;
+        }
+        for (int i = 0; i < policies.size(); i++) { // by index: no iterator per request
+            String problem = neverPasses(policies.get(i), cost, where);
+            if (problem != null) {
+                throw new IllegalArgumentException(problem);
+            }
+        }
+    }
+
+    /**
      * Why a request costing {@code cost} could never pass {@code p} (a limit of some plan's, or the
      * default limits, whose burst is smaller), naming {@code where}, the policy and the limit; or
      * {@code null} when every limit can admit it. Makes nothing when it fits: asked per request by

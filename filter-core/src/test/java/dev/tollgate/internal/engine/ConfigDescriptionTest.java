@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.Policy;
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.Setting;
 import dev.tollgate.config.Settings;
 import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.testing.TestConfigs;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
@@ -96,8 +95,7 @@ class ConfigDescriptionTest {
             new Variant("max-pause", NONE, "10min", "max-pause 10min", Set.of("outbound")));
 
     static Policy policy(Map<String, String> values) {
-        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", values)),
-                ConfigDescriptionTest.class.getClassLoader());
+        TollgateConfig c = TestConfigs.withProviders(values);
         return c.policy("p").orElseThrow();
     }
 
@@ -180,8 +178,7 @@ class ConfigDescriptionTest {
         m.put("tollgate.policy.partner.max-pause", "1h");
         m.put("tollgate.policy.partner.refusal-status", "503");
         m.put("tollgate.policy.partner.refusal-title", "Partner quota used up");
-        TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)),
-                ConfigDescriptionTest.class.getClassLoader());
+        TollgateConfig c = TestConfigs.withProviders(m);
         String d = ConfigDescription.of(c);
         assertTrue(d.endsWith(", refusal [status 503, title 'Partner quota used up'], max-wait 10s, max-pause 1h]"), d);
     }

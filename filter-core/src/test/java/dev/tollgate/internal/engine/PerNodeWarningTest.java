@@ -7,6 +7,7 @@ import dev.tollgate.RateLimiter;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.testing.TestConfigs;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ class PerNodeWarningTest {
         for (int i = 0; i < values.length; i += 2) {
             m.put(values[i], values[i + 1]);
         }
-        return startLines(name, TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)), null));
+        return startLines(name, TestConfigs.of(m));
     }
 
     static List<String> startLines(String name, TollgateConfig config) {

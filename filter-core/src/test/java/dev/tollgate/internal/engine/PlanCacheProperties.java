@@ -12,9 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tollgate.Policy;
 import dev.tollgate.RequestView;
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;
 import java.util.List;
@@ -68,8 +67,7 @@ class PlanCacheProperties {
     }
 
     private static TollgateConfig load(Map<String, String> values) {
-        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", values)),
-                PlanCacheProperties.class.getClassLoader());
+        return TestConfigs.withProviders(values);
     }
 
     @Test

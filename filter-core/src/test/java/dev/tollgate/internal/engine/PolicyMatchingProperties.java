@@ -10,9 +10,8 @@ import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tollgate.Policy;
-import dev.tollgate.config.ConfigLookup;
-import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -94,8 +93,7 @@ class PolicyMatchingProperties {
             }
         }
         m.put("tollgate.policies", String.join(",", names));
-        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("test", m)),
-                PolicyMatchingProperties.class.getClassLoader());
+        return TestConfigs.withProviders(m);
     }
 
     static Gen<List<String>> matches() {
