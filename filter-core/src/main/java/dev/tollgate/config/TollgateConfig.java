@@ -4,9 +4,9 @@ import dev.tollgate.AllowList;
 import dev.tollgate.ClientAddresses;
 import dev.tollgate.Plans;
 import dev.tollgate.Policy;
-import dev.tollgate.internal.Messages;
+import dev.tollgate.config.text.ConfigMessages;
 import dev.tollgate.internal.identity.BucketKeys;
-import dev.tollgate.internal.identity.KeyResolvers;
+import dev.tollgate.config.text.KeyResolvers;
 import dev.tollgate.spi.KeyResolverProvider;
 import java.time.Duration;
 import java.util.HashMap;
@@ -127,7 +127,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         try {
             providers = KeyResolvers.providers(classLoader);
         } catch (IllegalArgumentException e) {
-            r.problems.add(Messages.bad("the key resolvers on the class path cannot be used: " + e.getMessage()));
+            r.problems.add(ConfigMessages.bad("the key resolvers on the class path cannot be used: " + e.getMessage()));
             providers = KeyResolvers.providers(null);
         }
         List<String> declared = p.policyNames();
@@ -143,7 +143,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                     String key = BucketKeys.compactKey("", name, "", false);
                     String other = tags.put(key.substring(key.length() - 2), name);
                     if (other != null) {
-                        r.problems.add(Messages.bad("buckets '" + other + "' and '" + name + "' hash to the same"
+                        r.problems.add(ConfigMessages.bad("buckets '" + other + "' and '" + name + "' hash to the same"
                                 + " compact key tag; rename a policy or plan, or set " + Settings.REDIS_KEY_FORMAT
                                 + "=readable"));
                     }

@@ -3,7 +3,7 @@ package dev.tollgate.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.tollgate.internal.Messages;
+import dev.tollgate.config.text.ConfigMessages;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -234,7 +234,7 @@ class AbsurdConfigTest {
         } catch (ConfigException e) {
             List<String> mine = new ArrayList<>();
             for (String p : e.problems()) {
-                if (p.startsWith(Messages.BAD_VALUE + ": " + key + " = ") || p.startsWith(Messages.MISSING_VALUE + ": " + key + " ")) {
+                if (p.startsWith(ConfigMessages.BAD_VALUE + ": " + key + " = ") || p.startsWith(ConfigMessages.MISSING_VALUE + ": " + key + " ")) {
                     mine.add(p);
                 }
             }
@@ -248,9 +248,9 @@ class AbsurdConfigTest {
             boolean secret = key.equals(ConfigKeys.REDIS_PASSWORD) || key.equals(ConfigKeys.REDIS_SENTINEL_PASSWORD)
                     || key.equals(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD) || key.equals(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD);
             String expectedValue = secret ? "'****'" // a password is never shown
-                    : "'" + Messages.printable(key.equals(ConfigKeys.REDIS_URI) ? RedisUris.maskPassword(trimmed) : trimmed) + "'";
+                    : "'" + ConfigMessages.printable(key.equals(ConfigKeys.REDIS_URI) ? RedisUris.maskPassword(trimmed) : trimmed) + "'";
             for (String p : mine) {
-                if (trimmed.isEmpty() && p.startsWith(Messages.MISSING_VALUE)) {
+                if (trimmed.isEmpty() && p.startsWith(ConfigMessages.MISSING_VALUE)) {
                     continue; // blank is unset, and a required key that is unset is reported as missing: right
                 }
                 String example = "'" + shownValue + "' -> " + shorten(p);
