@@ -1,9 +1,10 @@
 package dev.tollgate.config;
 
 import dev.tollgate.config.text.ConfigMessages;
-import dev.tollgate.internal.redis.RedisTls;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Reads which Redis to use, and how: one topology, its credentials, the time budget and circuit. */
@@ -41,7 +42,11 @@ final class RedisReader {
         return setting == Settings.REDIS_TLS_TRUSTSTORE_PASSWORD || setting == Settings.REDIS_TLS_KEYSTORE_PASSWORD;
     }
 
-    /** The trust store, key store and host name check of TLS, their files checked now; {@code null} after a problem. */
+    /**
+     * The trust store, key store and host name check of TLS; {@code null} after a problem. Whether
+     * the files can be read is the engine's check when it opens the Redis connection (with the
+     * {@link #tlsOrigins origins} of the values, so that its message names them as this reader would).
+     */
     private RedisSettings.TlsOptions tlsOptions() {
         int before = r.problems.size();
         RedisSettings.TlsOptions o = new RedisSettings.TlsOptions(r.get(Settings.REDIS_TLS_TRUSTSTORE),
@@ -51,17 +56,20 @@ final class RedisReader {
                 Settings.REDIS_TLS_TRUSTSTORE);
         orphan(o.keystorePassword() != null && o.keystore() == null, Settings.REDIS_TLS_KEYSTORE_PASSWORD,
                 Settings.REDIS_TLS_KEYSTORE);
-        if (r.problems.size() == before) {
-            try {
-                RedisTls.context(o);
-            } catch (RedisTls.BadStoreException e) {
-                boolean hide = e.key().equals(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD)
-                        || e.key().equals(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD);
-                r.lookup.get(e.key()).ifPresent(v -> r.problems.add(ConfigMessages.badValue(hide ? ConfigReader.hidden(v) : v,
-                        e.getMessage(), e.accepted())));
-            }
-        }
         return r.problems.size() > before ? null : o;
+    }
+
+    /**
+     * The values of the trust and key stores and their passwords as a message shows them (a
+     * password as ****) with where each came from, by key: for {@link TollgateConfig#origins()}.
+     */
+    static Map<String, ConfigValue> tlsOrigins(ConfigReader r) {
+        Map<String, ConfigValue> origins = new LinkedHashMap<>();
+        for (Setting<?> setting : List.of(Settings.REDIS_TLS_TRUSTSTORE, Settings.REDIS_TLS_TRUSTSTORE_PASSWORD,
+                Settings.REDIS_TLS_KEYSTORE, Settings.REDIS_TLS_KEYSTORE_PASSWORD)) {
+            r.value(setting).ifPresent(v -> origins.put(v.key(), secret(setting) ? ConfigReader.hidden(v) : v));
+        }
+        return origins;
     }
 
     /** A store's password without the store: refused rather than silently ignored. */
