@@ -23,4 +23,14 @@ class ArchitectureTest {
     void noCyclesBetweenRooms() {
         ArchitectureRules.NO_CYCLES.check(CORE);
     }
+
+    @Test
+    void noCyclesBetweenTheRoomsOfTheEngine() {
+        ArchitectureRules.NO_CYCLES_INSIDE_THE_ENGINE.check(CORE);
+    }
+
+    @Test
+    void configIsAFloor() {
+        ArchitectureRules.CONFIG_IS_A_FLOOR.check(CORE);
+    }
 }

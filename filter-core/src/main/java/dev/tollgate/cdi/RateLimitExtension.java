@@ -7,6 +7,7 @@ import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.Messages;
+import dev.tollgate.internal.engine.OpenChecks;
 import dev.tollgate.internal.engine.PolicyRequirement;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
@@ -122,6 +123,10 @@ public class RateLimitExtension implements Extension {
             config = configuration.get();
         } catch (ConfigException e) {
             return List.of(e.getMessage());
+        }
+        List<String> atOpen = OpenChecks.problems(config); // what the limiter would refuse when it opens
+        if (!atOpen.isEmpty()) {
+            return List.of(new ConfigException(atOpen).getMessage());
         }
         if (!config.enabled()) {
             return List.of();

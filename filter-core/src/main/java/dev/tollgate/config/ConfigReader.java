@@ -1,6 +1,6 @@
 package dev.tollgate.config;
 
-import dev.tollgate.internal.Messages;
+import dev.tollgate.config.text.ConfigMessages;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -67,7 +67,7 @@ final class ConfigReader {
         try {
             return setting.parse(v.value());
         } catch (RuntimeException e) {
-            problems.add(Messages.badValue(v, reason(e), setting.accepted()));
+            problems.add(ConfigMessages.badValue(v, reason(e), setting.accepted()));
             return fallback;
         }
     }
@@ -78,7 +78,7 @@ final class ConfigReader {
             try {
                 return setting.parse(v.value());
             } catch (RuntimeException e) {
-                problems.add(Messages.badValue(hidden(v), reason(e), setting.accepted()));
+                problems.add(ConfigMessages.badValue(hidden(v), reason(e), setting.accepted()));
                 return null;
             }
         }).orElse(null);
@@ -87,8 +87,8 @@ final class ConfigReader {
     /** Records a problem with a value that parsed but does not fit with the rest. */
     void misfit(String key, String reason, String accepted) {
         lookup.get(key).ifPresentOrElse(
-                v -> problems.add(Messages.badValue(v, reason, accepted)),
-                () -> problems.add(Messages.badDefault(key, reason, accepted)));
+                v -> problems.add(ConfigMessages.badValue(v, reason, accepted)),
+                () -> problems.add(ConfigMessages.badDefault(key, reason, accepted)));
     }
 
     /** The value as messages show a password: never the password itself. */

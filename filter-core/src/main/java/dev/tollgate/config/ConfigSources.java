@@ -1,6 +1,5 @@
 package dev.tollgate.config;
 
-import dev.tollgate.internal.config.MicroProfileConfigSource;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.tollgate.config;
 
 import dev.tollgate.AddressRanges;
-import dev.tollgate.internal.config.Durations;
+import dev.tollgate.config.text.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

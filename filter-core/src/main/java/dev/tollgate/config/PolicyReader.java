@@ -13,8 +13,8 @@ import dev.tollgate.Policy;
 import dev.tollgate.Prefetch;
 import dev.tollgate.Refusal;
 import dev.tollgate.RequestMatcher;
-import dev.tollgate.internal.Messages;
-import dev.tollgate.internal.identity.KeyResolvers;
+import dev.tollgate.config.text.ConfigMessages;
+import dev.tollgate.config.text.KeyResolvers;
 import dev.tollgate.spi.KeyResolver;
 import dev.tollgate.spi.KeyResolverProvider;
 import java.util.ArrayList;
@@ -71,10 +71,10 @@ final class PolicyReader {
         Optional<ConfigValue> def = r.value(Settings.PLAN_DEFAULT);
         String defaultPlan = null;
         if (def.isEmpty()) {
-            r.problems.add(Messages.missing(Settings.PLAN_DEFAULT.name(), "one of " + names
+            r.problems.add(ConfigMessages.missing(Settings.PLAN_DEFAULT.name(), "one of " + names
                     + ", the plan of requests that show none"));
         } else if (!names.contains(def.get().value())) {
-            r.problems.add(Messages.badValue(def.get(), "it is not a declared plan", "one of " + names));
+            r.problems.add(ConfigMessages.badValue(def.get(), "it is not a declared plan", "one of " + names));
         } else {
             defaultPlan = def.get().value();
         }
@@ -113,7 +113,7 @@ final class PolicyReader {
         if (limitsValue.isEmpty() && (concurrency != null || r.value(Settings.POLICY_CONCURRENCY.forPolicy(name)).isPresent())) {
             limits = List.of();
         } else if (limitsValue.isEmpty()) {
-            r.problems.add(Messages.missing(limitsKey, "'10/s burst 20' or '100/min; 5000/day' (or set "
+            r.problems.add(ConfigMessages.missing(limitsKey, "'10/s burst 20' or '100/min; 5000/day' (or set "
                     + Settings.POLICY_CONCURRENCY.forPolicy(name) + ")"));
         } else {
             limits = r.parse(limitsValue.get(), limitsSetting, null);
@@ -198,7 +198,7 @@ final class PolicyReader {
      */
     private void alone(boolean without, Setting<?> key, Setting<?> needed) {
         if (without) {
-            r.value(key).ifPresent(v -> r.problems.add(Messages.badValue(v, "it only applies together with " + needed
+            r.value(key).ifPresent(v -> r.problems.add(ConfigMessages.badValue(v, "it only applies together with " + needed
                     + ", which is not set", "this key together with " + needed + ", or neither")));
         }
     }

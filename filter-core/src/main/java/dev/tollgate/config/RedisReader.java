@@ -1,9 +1,10 @@
 package dev.tollgate.config;
 
-import dev.tollgate.internal.Messages;
-import dev.tollgate.internal.redis.RedisTls;
+import dev.tollgate.config.text.ConfigMessages;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Reads which Redis to use, and how: one topology, its credentials, the time budget and circuit. */
@@ -29,7 +30,7 @@ final class RedisReader {
         RedisSettings s = redis();
         if (s != null && !s.tls() && !RedisSettings.TlsOptions.DEFAULT.equals(tlsOptions)) {
             for (Setting<?> setting : TLS_SETTINGS) {
-                r.value(setting).ifPresent(v -> r.problems.add(Messages.badValue(secret(setting) ? ConfigReader.hidden(v) : v,
+                r.value(setting).ifPresent(v -> r.problems.add(ConfigMessages.badValue(secret(setting) ? ConfigReader.hidden(v) : v,
                         "TLS is off", "this key with TLS on: a rediss:// URI, or " + Settings.REDIS_TLS
                                 + "=true")));
             }
@@ -41,7 +42,11 @@ final class RedisReader {
         return setting == Settings.REDIS_TLS_TRUSTSTORE_PASSWORD || setting == Settings.REDIS_TLS_KEYSTORE_PASSWORD;
     }
 
-    /** The trust store, key store and host name check of TLS, their files checked now; {@code null} after a problem. */
+    /**
+     * The trust store, key store and host name check of TLS; {@code null} after a problem. Whether
+     * the files can be read is the engine's check when it opens the Redis connection (with the
+     * {@link #tlsOrigins origins} of the values, so that its message names them as this reader would).
+     */
     private RedisSettings.TlsOptions tlsOptions() {
         int before = r.problems.size();
         RedisSettings.TlsOptions o = new RedisSettings.TlsOptions(r.get(Settings.REDIS_TLS_TRUSTSTORE),
@@ -51,23 +56,26 @@ final class RedisReader {
                 Settings.REDIS_TLS_TRUSTSTORE);
         orphan(o.keystorePassword() != null && o.keystore() == null, Settings.REDIS_TLS_KEYSTORE_PASSWORD,
                 Settings.REDIS_TLS_KEYSTORE);
-        if (r.problems.size() == before) {
-            try {
-                RedisTls.context(o);
-            } catch (RedisTls.BadStoreException e) {
-                boolean hide = e.key().equals(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD)
-                        || e.key().equals(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD);
-                r.lookup.get(e.key()).ifPresent(v -> r.problems.add(Messages.badValue(hide ? ConfigReader.hidden(v) : v,
-                        e.getMessage(), e.accepted())));
-            }
-        }
         return r.problems.size() > before ? null : o;
+    }
+
+    /**
+     * The values of the trust and key stores and their passwords as a message shows them (a
+     * password as ****) with where each came from, by key: for {@link TollgateConfig#origins()}.
+     */
+    static Map<String, ConfigValue> tlsOrigins(ConfigReader r) {
+        Map<String, ConfigValue> origins = new LinkedHashMap<>();
+        for (Setting<?> setting : List.of(Settings.REDIS_TLS_TRUSTSTORE, Settings.REDIS_TLS_TRUSTSTORE_PASSWORD,
+                Settings.REDIS_TLS_KEYSTORE, Settings.REDIS_TLS_KEYSTORE_PASSWORD)) {
+            r.value(setting).ifPresent(v -> origins.put(v.key(), secret(setting) ? ConfigReader.hidden(v) : v));
+        }
+        return origins;
     }
 
     /** A store's password without the store: refused rather than silently ignored. */
     private void orphan(boolean orphaned, Setting<String> password, Setting<String> store) {
         if (orphaned) {
-            r.value(password).ifPresent(v -> r.problems.add(Messages.badValue(ConfigReader.hidden(v),
+            r.value(password).ifPresent(v -> r.problems.add(ConfigMessages.badValue(ConfigReader.hidden(v),
                     "it is the password of " + store + ", which is not set", "a password together with " + store)));
         }
     }
@@ -90,7 +98,7 @@ final class RedisReader {
         int topologies = (uri.isPresent() ? 1 : 0) + (cluster.isPresent() ? 1 : 0)
                 + (master.isPresent() || sentinels.isPresent() ? 1 : 0);
         if (topologies > 1) {
-            r.problems.add(Messages.bad("more than one of " + Settings.REDIS_URI + ", " + Settings.REDIS_CLUSTER
+            r.problems.add(ConfigMessages.bad("more than one of " + Settings.REDIS_URI + ", " + Settings.REDIS_CLUSTER
                     + " and " + Settings.REDIS_SENTINEL_MASTER + " is set. Accepted: exactly one Redis topology"));
             return null;
         }
@@ -120,12 +128,12 @@ final class RedisReader {
         }
         if (master.isPresent() || sentinels.isPresent()) {
             if (master.isEmpty()) {
-                r.problems.add(Messages.badValue(sentinels.get(), Settings.REDIS_SENTINEL_MASTER + " is not set, and the"
+                r.problems.add(ConfigMessages.badValue(sentinels.get(), Settings.REDIS_SENTINEL_MASTER + " is not set, and the"
                         + " sentinels need the master's name", "sentinel nodes together with a master name"));
                 return null;
             }
             if (sentinels.isEmpty()) {
-                r.problems.add(Messages.badValue(master.get(), Settings.REDIS_SENTINEL_NODES + " is not set, and a master"
+                r.problems.add(ConfigMessages.badValue(master.get(), Settings.REDIS_SENTINEL_NODES + " is not set, and a master"
                         + " name needs the sentinels that know it", "a master name together with sentinel nodes"));
                 return null;
             }
@@ -158,7 +166,7 @@ final class RedisReader {
     /** A Sentinel key set without Sentinel: refused rather than silently ignored. */
     private void sentinelOnly(Setting<?> setting, String accepted) {
         boolean secret = setting == Settings.REDIS_SENTINEL_PASSWORD;
-        r.value(setting).ifPresent(v -> r.problems.add(Messages.badValue(secret ? ConfigReader.hidden(v) : v,
+        r.value(setting).ifPresent(v -> r.problems.add(ConfigMessages.badValue(secret ? ConfigReader.hidden(v) : v,
                 "it applies only to Sentinel (" + Settings.REDIS_SENTINEL_MASTER + " and "
                         + Settings.REDIS_SENTINEL_NODES + "), which is not configured", accepted)));
     }

@@ -4,12 +4,10 @@ import dev.tollgate.AllowList;
 import dev.tollgate.ClientAddresses;
 import dev.tollgate.Plans;
 import dev.tollgate.Policy;
-import dev.tollgate.internal.Messages;
-import dev.tollgate.internal.identity.BucketKeys;
-import dev.tollgate.internal.identity.KeyResolvers;
+import dev.tollgate.config.text.ConfigMessages;
+import dev.tollgate.config.text.KeyResolvers;
 import dev.tollgate.spi.KeyResolverProvider;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,13 +48,16 @@ import java.util.logging.Logger;
  *                         rather than by a fingerprint
  * @param warnings         the names found in the sources that Tollgate does not read ({@code TOLLGATE-004},
  *                         {@code TOLLGATE-005}), each logged once; with {@code tollgate.strict-config} they refuse the start instead
+ * @param origins          for the values the engine checks when it opens (the TLS trust and key stores and their
+ *                         passwords: can the files be read?), each value as a message shows it (a password as
+ *                         {@code ****}) and where it came from, by key; empty for a configuration not read from sources
  */
 public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode failureMode, String keyPrefix,
                              List<Policy> policies, HeaderStyle headers, int localMaxKeys, boolean jaxrsGlobal,
                              ClientAddresses clientAddresses, AllowList allowList, Plans plans,
                              Duration retryAfterJitter, String metrics, Duration reloadInterval, boolean jmx,
                              String fingerprint, boolean denyCache, boolean compactKeys, boolean clearClientKeys,
-                             List<String> warnings) {
+                             List<String> warnings, Map<String, ConfigValue> origins) {
 
     private static final Logger LOG = Logger.getLogger("dev.tollgate.config");
     /** Warnings already logged, so a reload every 30 s does not repeat them; bounded, then every warning is logged. */
@@ -65,6 +66,19 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
     public TollgateConfig {
         policies = List.copyOf(policies);
         warnings = List.copyOf(warnings);
+        origins = Map.copyOf(origins);
+    }
+
+    /** A configuration not read from sources: no {@link #origins()}. */
+    public TollgateConfig(boolean enabled, RedisSettings redis, FailureMode failureMode, String keyPrefix,
+                          List<Policy> policies, HeaderStyle headers, int localMaxKeys, boolean jaxrsGlobal,
+                          ClientAddresses clientAddresses, AllowList allowList, Plans plans,
+                          Duration retryAfterJitter, String metrics, Duration reloadInterval, boolean jmx,
+                          String fingerprint, boolean denyCache, boolean compactKeys, boolean clearClientKeys,
+                          List<String> warnings) {
+        this(enabled, redis, failureMode, keyPrefix, policies, headers, localMaxKeys, jaxrsGlobal, clientAddresses,
+                allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint, denyCache, compactKeys,
+                clearClientKeys, warnings, Map.of());
     }
 
     /**
@@ -75,14 +89,15 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
     public TollgateConfig withStartOnly(TollgateConfig start) {
         return new TollgateConfig(enabled, start.redis, failureMode, keyPrefix, policies, headers, start.localMaxKeys,
                 jaxrsGlobal, clientAddresses, allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint,
-                denyCache, compactKeys, clearClientKeys, warnings);
+                denyCache, compactKeys, clearClientKeys, warnings, start.origins);
     }
 
-    /** This configuration with other Redis settings. */
+    /** This configuration with other Redis settings (and the {@link #origins()} of their TLS values only if those are the same). */
     public TollgateConfig withRedis(RedisSettings other) {
         return new TollgateConfig(enabled, other, failureMode, keyPrefix, policies, headers, localMaxKeys, jaxrsGlobal,
                 clientAddresses, allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint, denyCache,
-                compactKeys, clearClientKeys, warnings);
+                compactKeys, clearClientKeys, warnings, redis != null && other != null
+                && redis.tlsOptions().equals(other.tlsOptions()) ? origins : Map.of());
     }
 
     /** The policy of that name, if configured. */
@@ -127,29 +142,11 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         try {
             providers = KeyResolvers.providers(classLoader);
         } catch (IllegalArgumentException e) {
-            r.problems.add(Messages.bad("the key resolvers on the class path cannot be used: " + e.getMessage()));
+            r.problems.add(ConfigMessages.bad("the key resolvers on the class path cannot be used: " + e.getMessage()));
             providers = KeyResolvers.providers(null);
         }
         List<String> declared = p.policyNames();
         List<Policy> policies = p.policies(declared, providers, plans);
-        if (compactKeys) {
-            Map<String, String> tags = new HashMap<>();
-            // Every bucket name a key is made of: each policy, and each plan with limits of its own
-            // (BucketKeys.bucketName): 'api@tier116' and 'api' sharing a tag would share a bucket.
-            for (Policy policy : policies) {
-                List<String> names = new java.util.ArrayList<>(List.of(policy.name()));
-                policy.planLimits().keySet().stream().sorted().forEach(plan -> names.add(BucketKeys.bucketName(policy, plan)));
-                for (String name : names) {
-                    String key = BucketKeys.compactKey("", name, "", false);
-                    String other = tags.put(key.substring(key.length() - 2), name);
-                    if (other != null) {
-                        r.problems.add(Messages.bad("buckets '" + other + "' and '" + name + "' hash to the same"
-                                + " compact key tag; rename a policy or plan, or set " + Settings.REDIS_KEY_FORMAT
-                                + "=readable"));
-                    }
-                }
-            }
-        }
         // A refused list blames none of its keys: the operator sees the list's problem first.
         boolean plansRefused = r.value(Settings.PLANS).isPresent() && plans.names().isEmpty();
         List<String> warnings = UnknownKeys.find(lookup.names(), declared.isEmpty() ? null : declared,
@@ -168,6 +165,6 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         }
         return new TollgateConfig(enabled, redis, failureMode, prefix, policies, headers, maxKeys, jaxrsGlobal,
                 addresses, allowList, plans, jitter, metrics, reloadInterval, jmx, r.fingerprint(), denyCache, compactKeys,
-                clearClientKeys, warnings);
+                clearClientKeys, warnings, redis == null ? Map.of() : RedisReader.tlsOrigins(r));
     }
 }

@@ -1,6 +1,6 @@
 package dev.tollgate.config;
 
-import dev.tollgate.internal.Messages;
+import dev.tollgate.config.text.ConfigMessages;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,16 +43,16 @@ final class UnknownKeys {
             if (!looksLikeTollgate(name) || known.containsKey(name)) {
                 return;
             }
-            String shown = Messages.printable(name, 120) + " (from " + Messages.printable(source, 120) + ")";
+            String shown = ConfigMessages.printable(name, 120) + " (from " + ConfigMessages.printable(source, 120) + ")";
             String hint = suggestion(name, known);
             Owner owner = owner(name, policies, plans);
             if (owner == Owner.UNKNOWABLE) {
                 return;
             }
             if (owner == null) {
-                out.add(Messages.unknownKey(shown, outcome, hint));
+                out.add(ConfigMessages.unknownKey(shown, outcome, hint));
             } else {
-                out.add(Messages.undeclaredKey(shown, owner.what, owner.name, owner.list, owner.declared, outcome, hint));
+                out.add(ConfigMessages.undeclaredKey(shown, owner.what, owner.name, owner.list, owner.declared, outcome, hint));
             }
         });
         return out;

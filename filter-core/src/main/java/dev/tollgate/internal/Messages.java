@@ -1,47 +1,21 @@
 package dev.tollgate.internal;
 
 import dev.tollgate.config.ConfigKeys;
-import dev.tollgate.config.ConfigValue;
+import dev.tollgate.config.text.ConfigMessages;
 import java.util.List;
 
 /**
  * Every message an operator may read, each with a stable id to search logs for, and beside each id
  * the text it starts: the one answer to "where is the text of TOLLGATE-0xx?". Call sites pass the
- * facts; the words are here. The ids are part of the contract: kept, never reused for another
+ * facts; the words are here, or for the problems of a configuration ({@code TOLLGATE-001},
+ * {@code -002}, {@code -004}, {@code -005}) in {@link ConfigMessages}, which the configuration
+ * owns and this catalogue quotes (internal to config, the allowed direction). The ids are part of the contract: kept, never reused for another
  * meaning. {@link #CATALOG} says for each id what it means and what to do, and
  * docs/reference/messages.md is generated from it. Stateless; thread-safe.
  */
 public final class Messages {
 
     private Messages() {
-    }
-
-    /** A configuration value is not acceptable. */
-    public static final String BAD_VALUE = "TOLLGATE-001";
-
-    public static String badValue(ConfigValue v, String reason, String accepted) {
-        // The reason may quote the value again: it is cleaned and clipped too, so no value can
-        // forge log lines or make a message unbounded.
-        return BAD_VALUE + ": " + v.key() + " = '" + printable(v.value()) + "' (from " + v.source() + ") is not valid: "
-                + printable(reason, 400) + (accepted == null ? "" : ". Accepted: " + accepted);
-    }
-
-    /** A default that does not fit with the values set beside it. */
-    public static String badDefault(String key, String reason, String accepted) {
-        return BAD_VALUE + ": " + key + " (default): " + reason + ". Accepted: " + accepted;
-    }
-
-    /** A problem of several values together, or of the class path: {@code what} names them. */
-    public static String bad(String what) {
-        return BAD_VALUE + ": " + what;
-    }
-
-    /** A required configuration value is missing. */
-    public static final String MISSING_VALUE = "TOLLGATE-002";
-
-    public static String missing(String key, String example) {
-        return MISSING_VALUE + ": " + key + " is not set (nor the environment variable "
-                + ConfigKeys.environmentName(key) + "). Expected e.g. " + example;
     }
 
     /** {@code @RateLimited} names a policy that is not configured. */
@@ -58,31 +32,6 @@ public final class Messages {
     public static String undeclaredPolicy(String where, String policy) {
         return UNKNOWN_POLICY + ": " + where + " names the policy '" + policy
                 + "', which the configuration does not declare in " + ConfigKeys.POLICIES;
-    }
-
-    /** A {@code tollgate.*} key or {@code TOLLGATE_*} variable that is no key: ignored, or refused with {@code tollgate.strict-config}. */
-    public static final String UNKNOWN_KEY = "TOLLGATE-004";
-
-    /** @param shown the key and its source, printable; @param hint a key it may mean, or {@code null} */
-    public static String unknownKey(String shown, String outcome, String hint) {
-        return UNKNOWN_KEY + ": " + shown + " matches no configuration key and is " + outcome
-                + (hint == null ? "; the keys are listed in docs/reference/configuration.md" : "; did you mean "
-                + hint + "?");
-    }
-
-    /** A key of a policy or plan that is not declared: ignored, or refused with {@code tollgate.strict-config}. */
-    public static final String UNDECLARED_KEY = "TOLLGATE-005";
-
-    /**
-     * @param what  "policy" or "plan"; @param owner its name; @param list the key that declares them
-     * @param hint  a key it may mean, or {@code null}
-     */
-    public static String undeclaredKey(String shown, String what, String owner, String list, List<String> declared,
-                                       String outcome, String hint) {
-        return UNDECLARED_KEY + ": " + shown + " is a key of " + what + " '"
-                + printable(owner, 64) + "', which " + list + " does not declare ("
-                + (declared.isEmpty() ? "it declares none" : "it declares " + String.join(", ", declared))
-                + "), so it is " + outcome + "; declare it" + (hint == null ? "" : ", or did you mean " + hint + "?");
     }
 
     /** The configuration in force, at start-up. */
@@ -217,7 +166,7 @@ public final class Messages {
 
     /** Every id above, once, in the order of its number; {@code MessagesCatalogTest} holds it to the constants. */
     public static final List<Entry> CATALOG = List.of(
-            new Entry(BAD_VALUE, "SEVERE", "A configuration value is not valid, or values do not fit together (more"
+            new Entry(ConfigMessages.BAD_VALUE, "SEVERE", "A configuration value is not valid, or values do not fit together (more"
                     + " than one Redis topology, a `@RateLimited` cost above the policy's smallest burst, a TLS file"
                     + " that cannot be read): the application does not start. The line names the key, the value (never"
                     + " a password), where the value came from and what is accepted; every problem is listed at once."
@@ -227,7 +176,7 @@ public final class Messages {
                     + " system property, an init-param, a context-param, the server's configuration), to a value it"
                     + " accepts: the [configuration reference](configuration.md) lists them for each key. In a reload,"
                     + " the same lines come inside `TOLLGATE-013`, and the configuration in force stays."),
-            new Entry(MISSING_VALUE, "SEVERE", "A required configuration value is missing (a policy's `limits` when it"
+            new Entry(ConfigMessages.MISSING_VALUE, "SEVERE", "A required configuration value is missing (a policy's `limits` when it"
                     + " has no `concurrency`, `tollgate.plan.default` when plans are declared): the application does not"
                     + " start.",
                     "Set the key the line names, or the environment variable it names; the line gives an example of a"
@@ -238,14 +187,14 @@ public final class Messages {
                     + " (`TOLLGATE-013`). The line names the annotated method and lists the policies configured.",
                     "Declare the policy in `tollgate.policies` and give it `tollgate.policy.<name>.limits` (or"
                     + " `concurrency`), or correct the name in the annotation."),
-            new Entry(UNKNOWN_KEY, "WARNING", "A `tollgate.*` key or `TOLLGATE_*` variable (or a name a typo away from"
+            new Entry(ConfigMessages.UNKNOWN_KEY, "WARNING", "A `tollgate.*` key or `TOLLGATE_*` variable (or a name a typo away from"
                     + " those prefixes, or a case variant such as `Tollgate_Redis_Uri` that the MicroProfile rule does not"
                     + " read) matches no configuration key, and is ignored; the line names the nearest key when one is"
                     + " close. When another problem stops the start, these lines come in its message, after the problems. With"
                     + " `tollgate.strict-config=true` it is SEVERE and the application does not start.",
                     "Correct the name (the suggested key is usually the one meant) or remove it. Set"
                     + " `tollgate.strict-config=true` to make such a name stop the start."),
-            new Entry(UNDECLARED_KEY, "WARNING", "A key of a policy or plan that `tollgate.policies` or `tollgate.plans`"
+            new Entry(ConfigMessages.UNDECLARED_KEY, "WARNING", "A key of a policy or plan that `tollgate.policies` or `tollgate.plans`"
                     + " does not declare, and is ignored; the line lists those declared. With"
                     + " `tollgate.strict-config=true` it is SEVERE and the application does not start.",
                     "Add the policy to `tollgate.policies` (or the plan to `tollgate.plans`), or correct its name in"
@@ -327,24 +276,13 @@ public final class Messages {
                     + " start-up (`TOLLGATE-001` to `TOLLGATE-003`); for a key resolver, fix the resolver. Otherwise"
                     + " report it, with the stack trace."));
 
-    /** A value as it may appear in a log line: no control characters, at most 200 characters. */
+    /** A value as it may appear in a log line: {@link ConfigMessages#printable(String)}. */
     public static String printable(String s) {
-        return printable(s, 200);
+        return ConfigMessages.printable(s);
     }
 
-    /** Text as it may appear in a log line: no control characters, at most {@code max} characters. */
+    /** Text as it may appear in a log line: {@link ConfigMessages#printable(String, int)}. */
     public static String printable(String s, int max) {
-        if (s == null) {
-            return "null";
-        }
-        StringBuilder sb = new StringBuilder(Math.min(s.length(), max));
-        for (int i = 0; i < s.length() && sb.length() < max; i++) {
-            char c = s.charAt(i);
-            sb.append(c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0x2028 || c == 0x2029 ? '?' : c);
-        }
-        if (s.length() > max) {
-            sb.append("...");
-        }
-        return sb.toString();
+        return ConfigMessages.printable(s, max);
     }
 }

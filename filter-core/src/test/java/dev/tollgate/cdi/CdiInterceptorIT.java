@@ -203,6 +203,20 @@ class CdiInterceptorIT {
         assertTrue(message.contains("no-such-policy"), message);
     }
 
+    /** What the limiter would refuse when it opens (here colliding compact key tags) fails the deployment too. */
+    @Test
+    void whatTheEngineRefusesAtOpenFailsTheDeployment() {
+        Map<String, String> collide = Map.of("tollgate.redis.key-format", "compact", "tollgate.plans", "tier116,free",
+                "tollgate.plan.default", "free", "tollgate.plan.tier116.role", "gold", "tollgate.plan.free.role", "user",
+                "tollgate.policies", "api,tenant-exports,job,slots", "tollgate.policy.api.limits", "10/s",
+                "tollgate.policy.api.limits.tier116", "100/s");
+        properties.putAll(collide);
+        collide.forEach(System::setProperty);
+        Exception e = assertThrows(Exception.class, () -> start(Reports.class).close());
+        String message = String.valueOf(e.getMessage()) + (e.getCause() == null ? "" : e.getCause().getMessage());
+        assertTrue(message.contains("TOLLGATE-001: buckets 'api' and 'api@tier116' hash to the same compact key tag"), message);
+    }
+
     @Test
     void aCostAboveTheBurstFailsTheDeployment() {
         System.setProperty("tollgate.policy.job.limits", "2/h burst 1");

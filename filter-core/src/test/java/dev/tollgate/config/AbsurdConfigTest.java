@@ -3,7 +3,8 @@ package dev.tollgate.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.tollgate.internal.Messages;
+import dev.tollgate.config.text.ConfigMessages;
+import dev.tollgate.internal.engine.OpenChecks;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * Every key of {@link Settings#ALL} (with a policy and a plan substituted for {@code <name>} and
  * {@code <plan>}, and declared) gets absurd values: negative, zero and huge numbers, wrong units,
  * braces, newlines, quotes, binary junk, 100 KB strings, and for some keys values that parse but
- * make no sense. Each must either stop start-up with a {@link ConfigException} whose message names
+ * make no sense. Each must either stop start-up (the load, then the checks the engine makes when it
+ * opens, {@link OpenChecks}, as {@code Engines.open} does) with a {@link ConfigException} whose message names
  * the key, shows the value (for {@code tollgate.redis.uri}: never its password), says where it came
  * from and what is accepted, in one bounded, printable line, blaming no other key; or load, where
  * the value is legitimately acceptable.
@@ -174,6 +176,10 @@ class AbsurdConfigTest {
         if (key.equals(ConfigKeys.REDIS_SENTINEL_USER)) {
             m.put(ConfigKeys.REDIS_SENTINEL_PASSWORD, "pw"); // else the user alone is incomplete
         }
+        if (key.equals(ConfigKeys.REDIS_TLS_TRUSTSTORE) || key.equals(ConfigKeys.REDIS_TLS_KEYSTORE)) {
+            // else no Redis connection is opened, so the engine never reads the store (issue 23)
+            m.put(ConfigKeys.REDIS_URI, "rediss://127.0.0.1:6380");
+        }
         if (key.equals(ConfigKeys.plan(PLAN, ConfigKeys.PLAN_VALUE))) {
             m.put(ConfigKeys.PLAN_SELECTOR, "header:X-Plan"); // else the plan's header value is not read at all
         }
@@ -226,7 +232,7 @@ class AbsurdConfigTest {
         Map<String, String> m = base(key);
         m.put(key, value);
         try {
-            TollgateConfig.load(ConfigLookup.of(ConfigSources.of(SOURCE, m)), null);
+            OpenChecks.check(TollgateConfig.load(ConfigLookup.of(ConfigSources.of(SOURCE, m)), null));
             if (!legitimatelyAccepted(key, value)) {
                 flaws.put(Flaw.ACCEPTED, "'" + shownValue + "' loads");
             }
@@ -234,7 +240,7 @@ class AbsurdConfigTest {
         } catch (ConfigException e) {
             List<String> mine = new ArrayList<>();
             for (String p : e.problems()) {
-                if (p.startsWith(Messages.BAD_VALUE + ": " + key + " = ") || p.startsWith(Messages.MISSING_VALUE + ": " + key + " ")) {
+                if (p.startsWith(ConfigMessages.BAD_VALUE + ": " + key + " = ") || p.startsWith(ConfigMessages.MISSING_VALUE + ": " + key + " ")) {
                     mine.add(p);
                 }
             }
@@ -248,9 +254,9 @@ class AbsurdConfigTest {
             boolean secret = key.equals(ConfigKeys.REDIS_PASSWORD) || key.equals(ConfigKeys.REDIS_SENTINEL_PASSWORD)
                     || key.equals(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD) || key.equals(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD);
             String expectedValue = secret ? "'****'" // a password is never shown
-                    : "'" + Messages.printable(key.equals(ConfigKeys.REDIS_URI) ? RedisUris.maskPassword(trimmed) : trimmed) + "'";
+                    : "'" + ConfigMessages.printable(key.equals(ConfigKeys.REDIS_URI) ? RedisUris.maskPassword(trimmed) : trimmed) + "'";
             for (String p : mine) {
-                if (trimmed.isEmpty() && p.startsWith(Messages.MISSING_VALUE)) {
+                if (trimmed.isEmpty() && p.startsWith(ConfigMessages.MISSING_VALUE)) {
                     continue; // blank is unset, and a required key that is unset is reported as missing: right
                 }
                 String example = "'" + shownValue + "' -> " + shorten(p);

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.RateLimiter;
+import dev.tollgate.internal.engine.OpenChecks;
 import dev.tollgate.testing.TestCertificates;
 import dev.tollgate.testing.TestConfigs;
 import java.io.InputStream;
@@ -69,9 +71,14 @@ class RedisTlsConfigIT {
         return m;
     }
 
-    /** The one problem of {@code tls}: it names {@code key} with {@code shownValue}, says {@code why} and what is accepted. */
+    /**
+     * The one problem of {@code tls}: it names {@code key} with {@code shownValue}, says {@code why}
+     * and what is accepted. Found by the configuration (a password without its store) or, for a
+     * store that cannot be read, by the engine when it opens ({@link OpenChecks}): either way a
+     * start with it stops.
+     */
     static String refused(Map<String, String> tls, String key, String shownValue, String why) {
-        ConfigException e = assertThrows(ConfigException.class, () -> load(tls));
+        ConfigException e = assertThrows(ConfigException.class, () -> OpenChecks.check(load(tls)));
         List<String> problems = e.problems();
         assertEquals(1, problems.size(), "one problem: " + problems);
         String p = problems.get(0);
@@ -107,6 +114,27 @@ class RedisTlsConfigIT {
             assertFalse(c.redis().toString().contains(TestCertificates.PASSWORD), c.redis().toString());
         }
         assertEquals(RedisSettings.TlsOptions.DEFAULT, load(Map.of()).redis().tlsOptions(), "no TLS key: the JVM's defaults");
+    }
+
+    /** The engine's check is the start's: a store that cannot be read stops {@code RateLimiter.create}, and a reload that brings one is refused. */
+    @Test
+    void aStoreThatCannotBeReadStopsTheStartAndIsRefusedByAReload() {
+        String missing = scratch.resolve("missing.p12").toString();
+        Map<String, String> tls = map(TRUSTSTORE, missing, "tollgate.metrics", "none", "tollgate.jmx", "false");
+        ConfigException start = assertThrows(ConfigException.class, () -> RateLimiter.create(load(tls), "tls-start", null));
+        assertEquals(1, start.problems().size(), start.problems().toString());
+        assertTrue(start.problems().get(0).startsWith("TOLLGATE-001: " + TRUSTSTORE + " = '" + missing + "' (from test) is not valid: "
+                + "the file does not exist"), start.problems().toString());
+
+        Map<String, String> now = new HashMap<>(map(TRUSTSTORE, certs.caPem().toString(), "tollgate.metrics", "none",
+                "tollgate.jmx", "false"));
+        try (RateLimiter rl = RateLimiter.create(load(now), "tls-reload", () -> load(now))) {
+            TollgateConfig before = rl.config();
+            now.put(TRUSTSTORE, missing);
+            ConfigException reload = assertThrows(ConfigException.class, rl::reload);
+            assertEquals(start.problems(), reload.problems());
+            assertEquals(before, rl.config(), "the configuration in force stays");
+        }
     }
 
     @Test

@@ -266,28 +266,6 @@ class TollgateConfigTest {
                 "10/s")).redis().tls());
     }
 
-    /**
-     * Compact keys hash 'policy@plan' to a 2-character tag: 'api@tier116' and 'api' share one, so a
-     * client of plan tier116 and one of the default limits would share a bucket (issue 21). The
-     * start-up check read policy names only.
-     */
-    @Test
-    void aPlanWhoseCompactTagCollidesStopsTheStart() {
-        Map<String, String> m = new HashMap<>();
-        m.put("tollgate.redis.key-format", "compact");
-        m.put("tollgate.policies", "api");
-        m.put("tollgate.policy.api.limits", "10/s");
-        m.put("tollgate.plans", "tier116,free");
-        m.put("tollgate.plan.default", "free");
-        m.put("tollgate.plan.tier116.role", "gold");
-        m.put("tollgate.plan.free.role", "user");
-        m.put("tollgate.policy.api.limits.tier116", "100/s");
-        String message = problem(m).getMessage();
-        assertTrue(message.contains("'api' and 'api@tier116' hash to the same compact key tag"), message);
-        m.put("tollgate.redis.key-format", "readable");
-        assertEquals(2, load(m).policy("api").orElseThrow().planLimits().size() + 1);
-    }
-
     /** A lease without a concurrency, a hold without a prefetch: refused, naming the key (issue 21: accepted and ignored). */
     @Test
     void aKeyThatOnlyAppliesBesideAnotherIsRefusedAlone() {

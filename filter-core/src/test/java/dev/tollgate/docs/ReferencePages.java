@@ -7,6 +7,7 @@ import dev.tollgate.config.ConfigSource;
 import dev.tollgate.config.Setting;
 import dev.tollgate.config.Settings;
 import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.config.text.ConfigMessages;
 import dev.tollgate.internal.Messages;
 import dev.tollgate.internal.engine.ConfigDescription;
 import dev.tollgate.internal.redis.RedisVersion;
@@ -145,13 +146,13 @@ public final class ReferencePages {
      */
     static Map<String, String> examples() {
         Map<String, String> x = new LinkedHashMap<>();
-        x.put(Messages.BAD_VALUE, problem(Map.of("TOLLGATE_POLICY_DEFAULT_LIMITS", "10/fortnight")));
-        x.put(Messages.MISSING_VALUE, problem(Map.of("TOLLGATE_POLICIES", "api")));
+        x.put(ConfigMessages.BAD_VALUE, problem(Map.of("TOLLGATE_POLICY_DEFAULT_LIMITS", "10/fortnight")));
+        x.put(ConfigMessages.MISSING_VALUE, problem(Map.of("TOLLGATE_POLICIES", "api")));
         x.put(Messages.UNKNOWN_POLICY, Messages.unknownPolicy("@RateLimited on com.example.Reports#export", "exports",
                 List.of("api", "login")));
-        x.put(Messages.UNKNOWN_KEY, warning(Map.of("TOLLGATE_POLICIES", "api", "TOLLGATE_POLICY_API_LIMITS", "10/s",
+        x.put(ConfigMessages.UNKNOWN_KEY, warning(Map.of("TOLLGATE_POLICIES", "api", "TOLLGATE_POLICY_API_LIMITS", "10/s",
                 "TOLLGATE_POLICY_API_LIMTS", "100/min")));
-        x.put(Messages.UNDECLARED_KEY, warning(Map.of("TOLLGATE_POLICIES", "api", "TOLLGATE_POLICY_API_LIMITS", "10/s",
+        x.put(ConfigMessages.UNDECLARED_KEY, warning(Map.of("TOLLGATE_POLICIES", "api", "TOLLGATE_POLICY_API_LIMITS", "10/s",
                 "TOLLGATE_POLICY_LOGIN_LIMITS", "5/min")));
         TollgateConfig config = load(Map.of("TOLLGATE_REDIS_URI", "redis://app:secret@redis.internal:6379",
                 "TOLLGATE_POLICIES", "api", "TOLLGATE_POLICY_API_LIMITS", "10/s burst 20; 1000/day",

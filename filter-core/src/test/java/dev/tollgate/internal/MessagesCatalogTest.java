@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.config.text.ConfigMessages;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -15,21 +16,31 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link Messages#CATALOG}, from which docs/reference/messages.md is written, holds every id that
- * {@link Messages} declares, each once, and no other.
+ * {@link Messages} and {@link ConfigMessages} (the configuration's problems) declare, each once,
+ * and no other.
  */
 class MessagesCatalogTest {
 
-    /** Every {@code static final String} constant of Messages whose value is a {@code TOLLGATE-} id, by id. */
+    /** The classes that declare message ids. */
+    static final List<Class<?>> DECLARING = List.of(Messages.class, ConfigMessages.class);
+
+    /**
+     * Every {@code static final String} constant of the {@link #DECLARING} classes whose value is a
+     * {@code TOLLGATE-} id, by id, to the constant's class and name.
+     */
     static Map<String, String> idConstants() throws IllegalAccessException {
         Map<String, String> ids = new TreeMap<>();
-        for (Field f : Messages.class.getDeclaredFields()) {
-            int m = f.getModifiers();
-            if (Modifier.isStatic(m) && Modifier.isFinal(m) && f.getType() == String.class) {
-                f.setAccessible(true);
-                String value = (String) f.get(null);
-                if (value.startsWith("TOLLGATE-")) {
-                    String before = ids.put(value, f.getName());
-                    assertTrue(before == null, value + " is the value of both " + before + " and " + f.getName());
+        for (Class<?> c : DECLARING) {
+            for (Field f : c.getDeclaredFields()) {
+                int m = f.getModifiers();
+                if (Modifier.isStatic(m) && Modifier.isFinal(m) && f.getType() == String.class) {
+                    f.setAccessible(true);
+                    String value = (String) f.get(null);
+                    String name = c.getSimpleName() + "." + f.getName();
+                    if (value.startsWith("TOLLGATE-")) {
+                        String before = ids.put(value, name);
+                        assertTrue(before == null, value + " is the value of both " + before + " and " + name);
+                    }
                 }
             }
         }
@@ -37,16 +48,25 @@ class MessagesCatalogTest {
     }
 
     @Test
+    void eachDeclaringClassHoldsIds() throws IllegalAccessException {
+        Map<String, String> constants = idConstants();
+        for (Class<?> c : DECLARING) {
+            assertTrue(constants.values().stream().anyMatch(n -> n.startsWith(c.getSimpleName() + ".")),
+                    c.getSimpleName() + " declares no id: " + constants);
+        }
+    }
+
+    @Test
     void everyIdIsInTheCatalogExactlyOnceAndTheCatalogHasNoOther() throws IllegalAccessException {
         Map<String, String> constants = idConstants();
-        assertTrue(constants.size() >= 17, "the ids Messages declares: " + constants);
+        assertTrue(constants.size() >= 17, "the ids declared: " + constants);
         List<String> problems = new ArrayList<>();
         Map<String, Long> inCatalog = Messages.CATALOG.stream()
                 .collect(Collectors.groupingBy(Messages.Entry::id, TreeMap::new, Collectors.counting()));
         constants.forEach((id, field) -> {
             long n = inCatalog.getOrDefault(id, 0L);
             if (n != 1) {
-                problems.add(id + " (Messages." + field + ") is in Messages.CATALOG " + n + " times; it must be once");
+                problems.add(id + " (" + field + ") is in Messages.CATALOG " + n + " times; it must be once");
             }
         });
         inCatalog.keySet().stream().filter(id -> !constants.containsKey(id))

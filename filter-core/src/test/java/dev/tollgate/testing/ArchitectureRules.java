@@ -2,7 +2,6 @@ package dev.tollgate.testing;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
-import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
@@ -17,18 +16,9 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.HashSet;
+import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
 import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * The architecture of Tollgate as rules (see docs/architecture.md): each module runs them over
@@ -66,137 +56,33 @@ public final class ArchitectureRules {
             .allowEmptyShould(true);
 
     /**
-     * No cycles between rooms. A room is a package, except the API packages {@code dev.tollgate}
-     * and {@code dev.tollgate.config}, which count class by class: their values (a {@code Limit}, a
-     * {@code Policy}, a {@code RedisSettings}) are words every room speaks, while {@code RateLimiter}
-     * and {@code TollgateConfig} wire rooms together; a loop through one class of theirs is still a
-     * loop, and is found. A loop among the classes of one API package alone (RateLimiter and its
-     * JMX view) stays inside one room and is allowed.
+     * No cycles between the packages under {@code dev.tollgate}, each with its sub-packages one
+     * slice ({@code config}, {@code spi}, {@code cdi}, {@code health}, {@code internal}, and in an
+     * adapter module {@code servlet} or {@code jaxrs}). The root package, the public face that wires
+     * the engine ({@code RateLimiter}), is left out, as Failsafe's and Resilience4j's facades use
+     * their engines.
      */
-    public static final ArchRule NO_CYCLES = ArchRuleDefinition.classes()
-            .that().resideInAPackage("dev.tollgate..")
-            .should(formNoCycleBetweenRooms())
+    public static final ArchRule NO_CYCLES = SlicesRuleDefinition.slices()
+            .matching("dev.tollgate.(*)..")
+            .should().beFreeOfCycles()
             .allowEmptyShould(true);
 
-    private static final Set<String> API_PACKAGES = Set.of("dev.tollgate", "dev.tollgate.config");
+    /** Nor between the rooms of the engine: each package under {@code dev.tollgate.internal} with its sub-packages. */
+    public static final ArchRule NO_CYCLES_INSIDE_THE_ENGINE = SlicesRuleDefinition.slices()
+            .matching("dev.tollgate.internal.(*)..")
+            .should().beFreeOfCycles()
+            .allowEmptyShould(true);
 
-    /** The room of a class: its package, or in an API package its top-level class; null outside Tollgate. */
-    private static String room(JavaClass c) {
-        String pkg = c.getPackageName();
-        if (!pkg.equals("dev.tollgate") && !pkg.startsWith("dev.tollgate.")) {
-            return null;
-        }
-        if (!API_PACKAGES.contains(pkg)) {
-            return pkg;
-        }
-        JavaClass top = c;
-        while (top.getEnclosingClass().isPresent()) {
-            top = top.getEnclosingClass().get();
-        }
-        return top.getName();
-    }
-
-    private static ArchCondition<JavaClass> formNoCycleBetweenRooms() {
-        return new ArchCondition<>("form no cycle between rooms (packages; the API packages class by class)") {
-            private final Map<String, Set<String>> edges = new TreeMap<>();
-            private final Map<String, String> packageOfRoom = new HashMap<>();
-            private final Map<String, String> firstDependency = new HashMap<>();
-
-            @Override
-            public void init(Collection<JavaClass> all) {
-                edges.clear();
-                packageOfRoom.clear();
-                firstDependency.clear();
-            }
-
-            @Override
-            public void check(JavaClass c, ConditionEvents events) {
-                String from = room(c);
-                if (from == null) {
-                    return;
-                }
-                packageOfRoom.put(from, c.getPackageName());
-                edges.computeIfAbsent(from, k -> new TreeSet<>());
-                for (Dependency d : c.getDirectDependenciesFromSelf()) {
-                    String to = room(d.getTargetClass());
-                    if (to == null || to.equals(from)) {
-                        continue;
-                    }
-                    packageOfRoom.put(to, d.getTargetClass().getPackageName());
-                    edges.get(from).add(to);
-                    firstDependency.putIfAbsent(from + " -> " + to, d.getDescription());
-                }
-            }
-
-            @Override
-            public void finish(ConditionEvents events) {
-                for (Set<String> component : new StronglyConnected(edges).components()) {
-                    Set<String> packages = new TreeSet<>();
-                    component.forEach(r -> packages.add(packageOfRoom.get(r)));
-                    if (packages.size() < 2) {
-                        continue;
-                    }
-                    StringBuilder why = new StringBuilder("cycle between " + packages + " through " + component + ":");
-                    for (String from : component) {
-                        for (String to : edges.getOrDefault(from, Set.of())) {
-                            if (component.contains(to)) {
-                                why.append(System.lineSeparator()).append("    ").append(firstDependency.get(from + " -> " + to));
-                            }
-                        }
-                    }
-                    events.add(SimpleConditionEvent.violated(component, why.toString()));
-                }
-            }
-        };
-    }
-
-    /** Tarjan's strongly connected components of a small graph. */
-    private static final class StronglyConnected {
-        private final Map<String, Set<String>> edges;
-        private final Map<String, Integer> index = new HashMap<>();
-        private final Map<String, Integer> low = new HashMap<>();
-        private final Deque<String> stack = new ArrayDeque<>();
-        private final Set<String> onStack = new HashSet<>();
-        private final List<Set<String>> components = new ArrayList<>();
-
-        StronglyConnected(Map<String, Set<String>> edges) {
-            this.edges = edges;
-        }
-
-        List<Set<String>> components() {
-            for (String v : edges.keySet()) {
-                if (!index.containsKey(v)) {
-                    visit(v);
-                }
-            }
-            return components;
-        }
-
-        private void visit(String v) {
-            index.put(v, index.size());
-            low.put(v, index.get(v));
-            stack.push(v);
-            onStack.add(v);
-            for (String w : edges.getOrDefault(v, Set.of())) {
-                if (!index.containsKey(w)) {
-                    visit(w);
-                    low.put(v, Math.min(low.get(v), low.get(w)));
-                } else if (onStack.contains(w)) {
-                    low.put(v, Math.min(low.get(v), index.get(w)));
-                }
-            }
-            if (low.get(v).equals(index.get(v))) {
-                Set<String> component = new TreeSet<>();
-                String w;
-                do {
-                    w = stack.pop();
-                    onStack.remove(w);
-                    component.add(w);
-                } while (!w.equals(v));
-                components.add(component);
-            }
-        }
-    }
+    /**
+     * {@code config} is a floor: text in, typed values out; it depends on nothing of the engine.
+     * (A string constant that javac copies into config's byte code leaves no trace here:
+     * {@code ConfigIsAFloorTest} reads the source for those.)
+     */
+    public static final ArchRule CONFIG_IS_A_FLOOR = noClasses()
+            .that().resideInAPackage("dev.tollgate.config..")
+            .should().dependOnClassesThat().resideInAPackage("dev.tollgate.internal..")
+            .because("the engine reads the configuration, never the other way round (issue 23)")
+            .allowEmptyShould(true);
 
     private static ArchCondition<JavaClass> nameNoInternalTypeInTheirPublicFace() {
         return new ArchCondition<>("name no internal type in a public signature") {

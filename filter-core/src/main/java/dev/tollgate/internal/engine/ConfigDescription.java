@@ -6,7 +6,7 @@ import dev.tollgate.HttpAnswer;
 import dev.tollgate.Outbound;
 import dev.tollgate.Policy;
 import dev.tollgate.Refusal;
-import dev.tollgate.internal.config.Durations;
+import dev.tollgate.config.text.Durations;
 import dev.tollgate.config.TollgateConfig;
 import java.util.ArrayList;
 import java.util.List;

@@ -16,8 +16,9 @@ import java.util.function.Supplier;
 import java.util.logging.Logger;
 
 /**
- * A limiter's configuration changes: reads it again, refuses a new one that breaks what code
- * outside the configuration requires ({@link PolicyRequirement}), keeps the Redis settings of the
+ * A limiter's configuration changes: reads it again, refuses a new one that the engine would
+ * refuse at a start ({@link OpenChecks}) or that breaks what code outside the configuration
+ * requires ({@link PolicyRequirement}), keeps the Redis settings of the
  * start, logs, and polls on a daemon thread when {@code tollgate.reload-interval} asks to.
  *
  * <p>Thread-safe; {@link #next} is called under the limiter's lock.
@@ -108,7 +109,7 @@ public final class ConfigReloads implements AutoCloseable {
         if (next.fingerprint().equals(now.fingerprint())) {
             return null;
         }
-        List<String> problems = new ArrayList<>(0);
+        List<String> problems = OpenChecks.problems(next); // what the engine would refuse at a start
         for (PolicyRequirement r : requirements) {
             r.check(next, problems);
         }

@@ -34,7 +34,11 @@ public final class Engines {
     public record Stores(BucketStore store, BucketStore fallback, RedisStore redis) {
     }
 
-    /** Opens the stores the configuration asks for; connecting to Redis waits for {@link #start}. */
+    /**
+     * Opens the stores the configuration asks for; connecting to Redis waits for {@link #start}.
+     *
+     * @throws dev.tollgate.config.ConfigException when {@link OpenChecks} finds a problem (nothing is opened then)
+     */
     public static Stores open(TollgateConfig config) {
         return open(config, null);
     }
@@ -45,6 +49,7 @@ public final class Engines {
      * windows (Redis' {@code TIME} still decides). A seam for tests of nodes whose clocks are off.
      */
     public static Stores open(TollgateConfig config, MicroClock nodeClock) {
+        OpenChecks.check(config);
         LocalStore local = new LocalStore(config.localMaxKeys(), nodeClock == null ? MicroClock.SYSTEM : nodeClock);
         if (config.redis() == null) {
             return new Stores(local, null, null);

@@ -2,7 +2,7 @@ package dev.tollgate.internal.engine;
 
 import dev.tollgate.Policy;
 import dev.tollgate.config.TollgateConfig;
-import dev.tollgate.internal.identity.KeyResolvers;
+import dev.tollgate.config.text.KeyResolvers;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;

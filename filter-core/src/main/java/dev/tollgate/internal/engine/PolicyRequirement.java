@@ -3,6 +3,7 @@ package dev.tollgate.internal.engine;
 import dev.tollgate.Limit;
 import dev.tollgate.Policy;
 import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.config.text.ConfigMessages;
 import dev.tollgate.internal.Messages;
 import java.util.List;
 
@@ -23,7 +24,7 @@ public record PolicyRequirement(String policy, long cost, String where) {
             return;
         }
         if (cost < 0) {
-            problems.add(Messages.bad(where + ": a cost must be at least 1 (or 0 for the policy's own)"));
+            problems.add(ConfigMessages.bad(where + ": a cost must be at least 1 (or 0 for the policy's own)"));
             return;
         }
         String problem = neverPasses(p, cost, where);
@@ -77,7 +78,7 @@ public record PolicyRequirement(String policy, long cost, String where) {
                 try {
                     Policy.requireCostFits(l, cost);
                 } catch (IllegalArgumentException e) {
-                    return Messages.bad(where + ", policy '" + p.name() + "' (tollgate.policy." + p.name() + ".limits): "
+                    return ConfigMessages.bad(where + ", policy '" + p.name() + "' (tollgate.policy." + p.name() + ".limits): "
                             + e.getMessage());
                 }
             }

@@ -15,7 +15,7 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * How a request's client key is made, in one place. The adapter's request is wrapped once in a
  * {@link ClientRequest} (its address found through trusted proxies by {@code ClientAddresses});
- * each policy's resolver ({@link KeyResolvers}, or a custom one) reads it; when the resolver has
+ * each policy's resolver ({@link dev.tollgate.config.text.KeyResolvers}, or a custom one) reads it; when the resolver has
  * no key or fails, the peer address stands in ({@code ip=<address>}); the result is bounded and
  * made safe ({@link BucketKeys#client}); and the storage key is written readable or compact
  * ({@link #storageKey}).

@@ -1,4 +1,4 @@
-package dev.tollgate.internal.identity;
+package dev.tollgate.config.text;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

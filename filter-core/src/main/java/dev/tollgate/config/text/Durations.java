@@ -1,4 +1,4 @@
-package dev.tollgate.internal.config;
+package dev.tollgate.config.text;
 
 import java.math.BigDecimal;
 import java.time.Duration;

@@ -1,7 +1,6 @@
-package dev.tollgate.internal.identity;
+package dev.tollgate.config.text;
 
 import dev.tollgate.RequestView;
-import dev.tollgate.internal.Messages;
 import dev.tollgate.spi.KeyResolver;
 import dev.tollgate.spi.KeyResolverProvider;
 import java.util.ArrayList;
@@ -63,7 +62,7 @@ public final class KeyResolvers {
             } catch (ServiceConfigurationError e) {
                 // A provider on the class path that cannot be loaded: usable only if configured, so
                 // it is reported here and, if a policy names it, as an unknown resolver there.
-                LOG.warning(() -> Messages.bad("a key resolver listed in META-INF/services cannot be loaded"
+                LOG.warning(() -> ConfigMessages.bad("a key resolver listed in META-INF/services cannot be loaded"
                         + " and is ignored: " + e.getMessage()));
                 continue;
             }

@@ -1,6 +1,5 @@
-package dev.tollgate.internal.config;
+package dev.tollgate.config;
 
-import dev.tollgate.config.ConfigSource;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.Config;
@@ -12,7 +11,7 @@ import org.eclipse.microprofile.config.ConfigValue;
  * {@link #tryCreate(ClassLoader)} has found the API, so a server without MicroProfile Config never
  * links against it.
  */
-public final class MicroProfileConfigSource implements ConfigSource {
+final class MicroProfileConfigSource implements ConfigSource {
 
     private static final Logger LOG = Logger.getLogger("dev.tollgate.config");
 
