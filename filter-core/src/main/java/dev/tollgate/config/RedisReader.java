@@ -1,6 +1,9 @@
 package dev.tollgate.config;
 
 import dev.tollgate.config.text.ConfigMessages;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,8 +46,9 @@ final class RedisReader {
     }
 
     /**
-     * The trust store, key store and host name check of TLS; {@code null} after a problem. Whether
-     * the files can be read is the engine's check when it opens the Redis connection (with the
+     * The trust store, key store and host name check of TLS; {@code null} after a problem. A store
+     * must name a readable file, whether or not a Redis connection will use it (a bad value stops the
+     * start); what the file holds is the engine's check when it opens the Redis connection (with the
      * {@link #tlsOrigins origins} of the values, so that its message names them as this reader would).
      */
     private RedisSettings.TlsOptions tlsOptions() {
@@ -56,7 +60,29 @@ final class RedisReader {
                 Settings.REDIS_TLS_TRUSTSTORE);
         orphan(o.keystorePassword() != null && o.keystore() == null, Settings.REDIS_TLS_KEYSTORE_PASSWORD,
                 Settings.REDIS_TLS_KEYSTORE);
+        readableFile(o.truststore(), ConfigKeys.REDIS_TLS_TRUSTSTORE, Accepted.TLS_TRUSTSTORE);
+        readableFile(o.keystore(), ConfigKeys.REDIS_TLS_KEYSTORE, Accepted.TLS_KEYSTORE);
         return r.problems.size() > before ? null : o;
+    }
+
+    /** A store's path, when set, names a regular file this process can read. */
+    private void readableFile(String path, String key, String accepted) {
+        if (path == null) {
+            return;
+        }
+        String why;
+        try {
+            Path file = Path.of(path);
+            // the words RedisTls uses for the same findings, so a message does not depend on who found it
+            why = !Files.exists(file) ? "the file does not exist (or is out of this process's reach)"
+                    : Files.isDirectory(file) ? "it is a directory, not a file"
+                    : !Files.isReadable(file) ? "the file cannot be read (this process may not read it)" : null;
+        } catch (InvalidPathException e) {
+            why = "it is not a path";
+        }
+        if (why != null) {
+            r.misfit(key, why, accepted);
+        }
     }
 
     /**

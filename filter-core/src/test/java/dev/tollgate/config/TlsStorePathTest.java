@@ -1,0 +1,51 @@
+package dev.tollgate.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.testing.TestConfigs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A TLS trust or key store must name a readable file, checked by the configuration itself, with or
+ * without a Redis to use it: what the file holds is checked when the engine opens the connection
+ * ({@code OpenChecks}), but a path to nothing is a bad value at every start.
+ */
+class TlsStorePathTest {
+
+    private static final String LIMITS = "tollgate.policy.default.limits";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aStoreThatIsNoFileStopsTheStartEvenWithoutARedis() {
+        String missing = dir.resolve("absent-ca.pem").toString();
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> TestConfigs.of(LIMITS, "10/s", ConfigKeys.REDIS_TLS_TRUSTSTORE, missing));
+        assertEquals(1, e.problems().size(), e.problems().toString());
+        String p = e.problems().get(0);
+        assertTrue(p.startsWith("TOLLGATE-001: " + ConfigKeys.REDIS_TLS_TRUSTSTORE + " = '" + missing + "'"), p);
+        assertTrue(p.contains("the file does not exist") && p.contains("Accepted: " + Accepted.TLS_TRUSTSTORE), p);
+    }
+
+    @Test
+    void aDirectoryIsNoKeyStore() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> TestConfigs.of(LIMITS, "10/s", ConfigKeys.REDIS_TLS_KEYSTORE, dir.toString(), ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD, "pw"));
+        assertTrue(e.problems().stream().anyMatch(p -> p.startsWith("TOLLGATE-001: " + ConfigKeys.REDIS_TLS_KEYSTORE + " = ")
+                && p.contains("it is a directory, not a file")), e.problems().toString());
+    }
+
+    @Test
+    void aReadableFileLoadsWhatItHoldsIsTheEnginesToJudge() throws IOException {
+        Path file = Files.writeString(dir.resolve("ca.pem"), "not yet a certificate");
+        assertNotNull(TestConfigs.of(LIMITS, "10/s", ConfigKeys.REDIS_TLS_TRUSTSTORE, file.toString()));
+    }
+}
