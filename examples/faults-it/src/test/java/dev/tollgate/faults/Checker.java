@@ -125,12 +125,35 @@ final class Checker {
     }
 
     private void rate(Workload.Client c, List<Op> mine) {
+        String worst = shortestBroken(mine, (count, from, to) -> {
+            double bound = rateBound(from, to);
+            return count <= bound + 1e-9 ? null
+                    : String.format("client %d (%s) was admitted %d times in %.3f s, from %.3f s to %.3f s; the bound"
+                            + " there is %.2f", c.id(), c.kind(), count, (to - from) / 1e6, from / 1e6, to / 1e6, bound)
+                            + slice(c.id(), from, to);
+        });
+        if (worst != null) {
+            violations.add(worst);
+        }
+    }
+
+    /** Whether {@code count} admitted over [from, to] breaks a bound: what to report, or {@code null}. */
+    private interface IntervalJudge {
+        String broken(int count, long from, long to);
+    }
+
+    /**
+     * Over every interval from an admitted request's invocation to a later one's completion, the
+     * requests admitted wholly within it, judged; the report of the broken interval spanning the
+     * fewest requests (the shortest slice of history to read), or {@code null} when none is broken.
+     */
+    private static String shortestBroken(List<Op> mine, IntervalJudge judge) {
         List<Op> admitted = mine.stream().filter(Op::counted).toList();
         String worst = null;
         int worstSpan = Integer.MAX_VALUE;
         for (int i = 0; i < admitted.size(); i++) {
             Op a = admitted.get(i);
-            for (int j = i; j < admitted.size(); j++) {
+            for (int j = i; j < admitted.size() && j - i < worstSpan; j++) {
                 Op b = admitted.get(j);
                 if (b.complete < a.invoke) {
                     continue;
@@ -144,18 +167,14 @@ final class Checker {
                         count++;
                     }
                 }
-                double bound = rateBound(from, to);
-                if (count > bound + 1e-9 && j - i < worstSpan) {
+                String broken = judge.broken(count, from, to);
+                if (broken != null) {
                     worstSpan = j - i;
-                    worst = String.format("client %d (%s) was admitted %d times in %.3f s, from %.3f s to %.3f s; the bound"
-                            + " there is %.2f", c.id(), c.kind(), count, (to - from) / 1e6, from / 1e6, to / 1e6, bound)
-                            + slice(c.id(), from, to);
+                    worst = broken;
                 }
             }
         }
-        if (worst != null) {
-            violations.add(worst);
-        }
+        return worst;
     }
 
     /** The most the configurations in force admit over [from, to], plus the allowances of the events overlapping it. */
@@ -189,34 +208,13 @@ final class Checker {
      * second must not hide a quota handed out twice in another (a node whose clock is hours off).
      */
     private void quota(Workload.Client c, List<Op> mine) {
-        List<Op> admitted = mine.stream().filter(Op::counted).toList();
-        String worst = null;
-        int worstSpan = Integer.MAX_VALUE;
-        for (int i = 0; i < admitted.size(); i++) {
-            Op a = admitted.get(i);
-            for (int j = i; j < admitted.size(); j++) {
-                Op b = admitted.get(j);
-                if (b.complete < a.invoke) {
-                    continue;
-                }
-                long from = a.invoke;
-                long to = Math.max(b.complete, a.complete);
-                int count = 0;
-                for (int k = i; k <= j; k++) {
-                    Op o = admitted.get(k);
-                    if (o.invoke >= from && o.complete <= to) {
-                        count++;
-                    }
-                }
-                long[] bound = quotaBound(from, to);
-                if (count > bound[0] && j - i < worstSpan) {
-                    worstSpan = j - i;
-                    worst = String.format("client %d (QUOTA) was admitted %d times from %.3f s to %.3f s; the bound there is %d"
+        String worst = shortestBroken(mine, (count, from, to) -> {
+            long[] bound = quotaBound(from, to);
+            return count <= bound[0] ? null
+                    : String.format("client %d (QUOTA) was admitted %d times from %.3f s to %.3f s; the bound there is %d"
                             + " (%d per hour in force, %d windows)", c.id(), count, from / 1e6, to / 1e6, bound[0], bound[1],
                             bound[2]) + slice(c.id(), from, to);
-                }
-            }
-        }
+        });
         if (worst != null) {
             violations.add(worst);
         }
