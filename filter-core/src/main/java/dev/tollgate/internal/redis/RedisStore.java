@@ -66,11 +66,13 @@ import java.util.function.LongSupplier;
  */
 public final class RedisStore implements BucketStore {
 
+    /** How a token-bucket limit's tag is read back: the start of the bucket and refund scripts. */
+    private static final String TAGS = readScript("tags.lua");
     /** The bucket script, read from the class path once. */
-    public static final String SCRIPT = readScript("bucket.lua");
+    public static final String SCRIPT = TAGS + readScript("bucket.lua");
     /** Its SHA-1, as Redis names it. */
     public static final String SHA1 = sha1(SCRIPT);
-    static final String REFUND = readScript("refund.lua");
+    static final String REFUND = TAGS + readScript("refund.lua");
     static final String RELEASE = readScript("release.lua");
     static final String PAUSE = readScript("pause.lua");
     private static final byte[] PAUSE_BYTES = PAUSE.getBytes(StandardCharsets.UTF_8);

@@ -271,24 +271,7 @@ local function tag(capacity, p, n)
   return '~' .. letters(capacity) .. '.' .. letters(p) .. '.' .. letters(n)
 end
 
--- A number written in letters, or nil when it is not one this script writes (empty, a leading
--- 'a' before other letters, or too long to be exact).
-local function number(s)
-  if #s == 0 or #s > 11 or (#s > 1 and string.byte(s, 1) == 97) then return nil end
-  local x = 0
-  for i = 1, #s do x = x * 26 + string.byte(s, i) - 97 end
-  return x
-end
-
--- The capacity, p and n a tag names, or nil when it is none this script writes (no tag; or a tag
--- of a build before this rule): such a state is of unknown limits.
-local function untag(g)
-  local c, p, n = string.match(g, '^~(%l+)%.(%l+)%.(%l+)$')
-  if not c then return nil end
-  c, p, n = number(c), number(p), number(n)
-  if not (c and p and n) or c < 1 or p < 1 or n < 1 or c * p > 4503599627370496 then return nil end
-  return c, p, n
-end
+-- number() and untag(), which read a tag back, come before this script: tags.lua.
 
 local A = ARGV -- the general form's arguments; the short form's, in their places, on its way on
 if shortNow then

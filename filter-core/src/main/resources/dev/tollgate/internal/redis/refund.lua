@@ -41,22 +41,7 @@ local function idiv(a, b)
   return q
 end
 
--- A number written in letters (base 26, 'a' for 0), or nil when it is not one bucket.lua writes.
-local function number(v)
-  if #v == 0 or #v > 11 or (#v > 1 and string.byte(v, 1) == 97) then return nil end
-  local x = 0
-  for i = 1, #v do x = x * 26 + string.byte(v, i) - 97 end
-  return x
-end
-
--- The p and n a tag names ("~<capacity>.<p>.<n>" in letters, as bucket.lua writes it), or nil.
-local function untag(g)
-  local c, p, n = string.match(g, '^~(%l+)%.(%l+)%.(%l+)$')
-  if not c then return nil end
-  c, p, n = number(c), number(p), number(n)
-  if not (c and p and n) or c < 1 or p < 1 or n < 1 or c * p > 4503599627370496 then return nil end
-  return p, n
-end
+-- number() and untag() come before this script: tags.lua.
 
 local at = tonumber(ARGV[1])
 local a = 2
@@ -135,7 +120,7 @@ for i = 1, #KEYS do
       end
       local changed = false
       for c = 1, k do
-        local p, n = untag(tags[c])
+        local _, p, n = untag(tags[c])
         if not p and k == 1 and m == 1 and tags[c] == '' then
           -- the one state of a bucket of one limit written before tags: that limit's
           p, n = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
