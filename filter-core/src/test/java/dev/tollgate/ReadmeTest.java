@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.config.ConfigException;
-import dev.tollgate.config.ConfigKeys;
+import dev.tollgate.config.Settings;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSource;
 import dev.tollgate.config.ConfigSources;
@@ -98,8 +98,8 @@ class ReadmeTest {
      */
     static void loads(Block b, ConfigSource snippet) {
         ConfigLookup alone = ConfigLookup.of(snippet);
-        boolean fragment = alone.get(ConfigKeys.POLICIES).isEmpty()
-                && alone.get(ConfigKeys.policy("default", ConfigKeys.POLICY_LIMITS)).isEmpty();
+        boolean fragment = alone.get(Settings.POLICIES.name()).isEmpty()
+                && alone.get(Settings.POLICY_LIMITS.forPolicy("default").name()).isEmpty();
         ConfigLookup lookup = fragment ? ConfigLookup.of(snippet, ConfigSources.of("the smallest configuration",
                 k -> k.equals("tollgate.policy.default.limits") ? "10/s" : null)) : alone;
         String where = b.where() + ":\n" + b.text() + "\n";

@@ -55,18 +55,18 @@ public final class ConfigSources {
                     return "system property " + key;
                 }
                 String name = envNameFound(key);
-                return "environment variable " + (name == null ? ConfigKeys.environmentName(key) : name);
+                return "environment variable " + (name == null ? Settings.environmentName(key) : name);
             }
 
             private String envNameFound(String key) {
                 if (environment.containsKey(key)) {
                     return key;
                 }
-                String underscored = ConfigKeys.environmentName(key).toLowerCase(java.util.Locale.ROOT);
+                String underscored = Settings.environmentName(key).toLowerCase(java.util.Locale.ROOT);
                 if (environment.containsKey(underscored)) {
                     return underscored;
                 }
-                String upper = ConfigKeys.environmentName(key);
+                String upper = Settings.environmentName(key);
                 return environment.containsKey(upper) ? upper : null;
             }
 

@@ -60,8 +60,8 @@ final class RedisReader {
                 Settings.REDIS_TLS_TRUSTSTORE);
         orphan(o.keystorePassword() != null && o.keystore() == null, Settings.REDIS_TLS_KEYSTORE_PASSWORD,
                 Settings.REDIS_TLS_KEYSTORE);
-        readableFile(o.truststore(), ConfigKeys.REDIS_TLS_TRUSTSTORE, Accepted.TLS_TRUSTSTORE);
-        readableFile(o.keystore(), ConfigKeys.REDIS_TLS_KEYSTORE, Accepted.TLS_KEYSTORE);
+        readableFile(o.truststore(), Settings.REDIS_TLS_TRUSTSTORE.name(), Accepted.TLS_TRUSTSTORE);
+        readableFile(o.keystore(), Settings.REDIS_TLS_KEYSTORE.name(), Accepted.TLS_KEYSTORE);
         return r.problems.size() > before ? null : o;
     }
 

@@ -50,7 +50,7 @@ public final class Setting<T> {
      * in upper case: {@code TOLLGATE_POLICY_<NAME>_LIMITS}.
      */
     public String environmentName() {
-        return ConfigKeys.environmentName(name.replace("<name>", "XNAMEX").replace("<plan>", "XPLANX"))
+        return Settings.environmentName(name.replace("<name>", "XNAMEX").replace("<plan>", "XPLANX"))
                 .replace("XNAMEX", "<NAME>").replace("XPLANX", "<PLAN>");
     }
 

@@ -25,7 +25,7 @@ import java.util.function.Function;
  * meaning. The parse ({@link TollgateConfig#load}), the defaults ({@link RedisSettings#standalone})
  * and the configuration reference, docs/reference/configuration.md (generated from {@link #GROUPS}
  * and checked by {@code ReferencePagesTest}), all come from here. A key is added by its name in
- * {@link ConfigKeys}, one line here and its place in a {@link Group}; it is then documented and
+ * one line here (the key's name is written there, once) and its place in a {@link Group}; it is then documented and
  * known to the unknown-key check, and its reader calls {@code get} on it. Keys are the public
  * contract: added, never renamed.
  *
@@ -37,117 +37,131 @@ public final class Settings {
     private Settings() {
     }
 
+    /**
+     * The environment variable for a key, by the MicroProfile Config rule: every character that
+     * is not a letter or digit becomes {@code _}, then upper case.
+     * {@code tollgate.policy.free-tier.limits} is {@code TOLLGATE_POLICY_FREE_TIER_LIMITS}.
+     */
+    public static String environmentName(String key) {
+        StringBuilder sb = new StringBuilder(key.length());
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            sb.append((c < 128 && Character.isLetterOrDigit(c)) ? c : '_');
+        }
+        return sb.toString().toUpperCase(java.util.Locale.ROOT);
+    }
+
     private static final List<Setting<?>> ALL_IN_ORDER = new ArrayList<>();
 
     private static final String DURATION = Accepted.DURATION;
     private static final String FAILURE_MODES = "'local', 'open' or 'closed'";
 
-    public static final Setting<Boolean> ENABLED = flag(ConfigKeys.ENABLED, true,
+    public static final Setting<Boolean> ENABLED = flag("tollgate.enabled", true,
             "`false` turns Tollgate off: every request passes, no header is added");
-    public static final Setting<Boolean> STRICT_CONFIG = flag(ConfigKeys.STRICT_CONFIG, false,
+    public static final Setting<Boolean> STRICT_CONFIG = flag("tollgate.strict-config", false,
             "`true` refuses to start when a `tollgate.*` key or `TOLLGATE_*` variable matches no key, or belongs to a"
                     + " policy or plan that is not declared (`TOLLGATE-004`); `false` logs a warning for each");
-    public static final Setting<RedisSettings> REDIS_URI = add(ConfigKeys.REDIS_URI, "(unset: in-memory store)", null,
+    public static final Setting<RedisSettings> REDIS_URI = add("tollgate.redis.uri", "(unset: in-memory store)", null,
             "'redis://[user:password@]host[:port][/db]' or 'rediss://...' for TLS", RedisUris::parse,
             "standalone Redis, `redis://[user:password@]host[:port][/db]`, or `rediss://` for TLS");
-    public static final Setting<List<String>> REDIS_CLUSTER = add(ConfigKeys.REDIS_CLUSTER, "(unset)", null,
+    public static final Setting<List<String>> REDIS_CLUSTER = add("tollgate.redis.cluster", "(unset)", null,
             Parsers.NODES, Parsers::nodes, "Redis Cluster seed nodes, `host:port` separated by `,`");
-    public static final Setting<String> REDIS_SENTINEL_MASTER = add(ConfigKeys.REDIS_SENTINEL_MASTER, "(unset)", null,
+    public static final Setting<String> REDIS_SENTINEL_MASTER = add("tollgate.redis.sentinel.master", "(unset)", null,
             Parsers.OPAQUE, Parsers::opaque, "the master's name for Sentinel, with `tollgate.redis.sentinel.nodes`");
-    public static final Setting<List<String>> REDIS_SENTINEL_NODES = add(ConfigKeys.REDIS_SENTINEL_NODES, "(unset)", null,
+    public static final Setting<List<String>> REDIS_SENTINEL_NODES = add("tollgate.redis.sentinel.nodes", "(unset)", null,
             Parsers.NODES, Parsers::nodes, "the sentinels, `host:port` separated by `,`");
-    public static final Setting<String> REDIS_SENTINEL_USER = add(ConfigKeys.REDIS_SENTINEL_USER, "(none)", null,
+    public static final Setting<String> REDIS_SENTINEL_USER = add("tollgate.redis.sentinel.user", "(none)", null,
             Parsers.OPAQUE, Parsers::opaque, "the sentinels' own ACL user, with `tollgate.redis.sentinel.password`");
-    public static final Setting<String> REDIS_SENTINEL_PASSWORD = add(ConfigKeys.REDIS_SENTINEL_PASSWORD, "(none)", null,
+    public static final Setting<String> REDIS_SENTINEL_PASSWORD = add("tollgate.redis.sentinel.password", "(none)", null,
             Parsers.OPAQUE, Parsers::opaque, "the sentinels' own password (`requirepass` of the sentinels; never logged);"
                     + " `tollgate.redis.password` is the master's");
-    public static final Setting<Integer> REDIS_SENTINEL_DATABASE = add(ConfigKeys.REDIS_SENTINEL_DATABASE, "0",
+    public static final Setting<Integer> REDIS_SENTINEL_DATABASE = add("tollgate.redis.sentinel.database", "0",
             "a whole number from 0 to 2147483647 (Redis has databases 0 to 15 unless its 'databases' setting says more)",
             Parsers.intIn(0, Integer.MAX_VALUE), "the database of the master found through the sentinels"
                     + " (a standalone server takes it from the URI's `/db`; a Cluster has database 0 only)");
-    public static final Setting<String> REDIS_USER = add(ConfigKeys.REDIS_USER, "(from the URI)", null,
+    public static final Setting<String> REDIS_USER = add("tollgate.redis.user", "(from the URI)", null,
             Parsers.OPAQUE, Parsers::opaque, "ACL user name");
-    public static final Setting<String> REDIS_PASSWORD = add(ConfigKeys.REDIS_PASSWORD, "(from the URI)", null,
+    public static final Setting<String> REDIS_PASSWORD = add("tollgate.redis.password", "(from the URI)", null,
             Parsers.OPAQUE, Parsers::opaque, "password (never logged)");
-    public static final Setting<Boolean> REDIS_TLS = flag(ConfigKeys.REDIS_TLS, false,
+    public static final Setting<Boolean> REDIS_TLS = flag("tollgate.redis.tls", false,
             "TLS to Redis, for every topology; a standalone URI may say `rediss://` instead (`true` with `redis://` is TLS too)");
-    public static final Setting<String> REDIS_TLS_TRUSTSTORE = add(ConfigKeys.REDIS_TLS_TRUSTSTORE, "(the JVM's)", null,
+    public static final Setting<String> REDIS_TLS_TRUSTSTORE = add("tollgate.redis.tls.truststore", "(the JVM's)", null,
             Accepted.TLS_TRUSTSTORE, Parsers::opaque,
             "the CAs that sign Redis' certificate: a PKCS12 or JKS file, or a PEM bundle");
-    public static final Setting<String> REDIS_TLS_TRUSTSTORE_PASSWORD = add(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD,
+    public static final Setting<String> REDIS_TLS_TRUSTSTORE_PASSWORD = add("tollgate.redis.tls.truststore-password",
             "(none)", null, Parsers.OPAQUE, Parsers::opaque,
             "the trust store's password (never logged); a PEM bundle needs none");
-    public static final Setting<String> REDIS_TLS_KEYSTORE = add(ConfigKeys.REDIS_TLS_KEYSTORE, "(none)", null,
+    public static final Setting<String> REDIS_TLS_KEYSTORE = add("tollgate.redis.tls.keystore", "(none)", null,
             Accepted.TLS_KEYSTORE, Parsers::opaque,
             "the client's key and certificate, a PKCS12 or JKS file, for Redis' `tls-auth-clients`");
-    public static final Setting<String> REDIS_TLS_KEYSTORE_PASSWORD = add(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD,
+    public static final Setting<String> REDIS_TLS_KEYSTORE_PASSWORD = add("tollgate.redis.tls.keystore-password",
             "(none)", null, Parsers.OPAQUE, Parsers::opaque, "the key store's password, also its key's (never logged)");
-    public static final Setting<Boolean> REDIS_TLS_VERIFY_HOSTNAME = flag(ConfigKeys.REDIS_TLS_VERIFY_HOSTNAME, true,
+    public static final Setting<Boolean> REDIS_TLS_VERIFY_HOSTNAME = flag("tollgate.redis.tls.verify-hostname", true,
             "whether Redis' certificate must name the host connected to (`false`: any name the CA signed)");
-    public static final Setting<Duration> REDIS_TIMEOUT = add(ConfigKeys.REDIS_TIMEOUT, "100ms",
+    public static final Setting<Duration> REDIS_TIMEOUT = add("tollgate.redis.timeout", "100ms",
             "from 1ms to 60s: " + DURATION, Parsers.durationIn(Duration.ofMillis(1), Duration.ofSeconds(60)),
             "time budget of one Redis call, borrow, connect and answer together, e.g. `50ms`, `1s`");
-    public static final Setting<FailureMode> REDIS_FAILURE_MODE = add(ConfigKeys.REDIS_FAILURE_MODE, "local",
+    public static final Setting<FailureMode> REDIS_FAILURE_MODE = add("tollgate.redis.failure-mode", "local",
             FAILURE_MODES, Parsers.word(FailureMode.class),
             "when Redis fails: `local` (decide on this node's memory), `open` (let through), `closed` (answer 503)");
-    public static final Setting<Integer> REDIS_CIRCUIT_FAILURES = add(ConfigKeys.REDIS_CIRCUIT_FAILURES, "3",
+    public static final Setting<Integer> REDIS_CIRCUIT_FAILURES = add("tollgate.redis.circuit.failures", "3",
             "a whole number from 1 to 1000", Parsers.intIn(1, 1000),
             "consecutive Redis failures that open the circuit (stop calling Redis)");
-    public static final Setting<Duration> REDIS_CIRCUIT_OPEN_FOR = add(ConfigKeys.REDIS_CIRCUIT_OPEN_FOR, "1s",
+    public static final Setting<Duration> REDIS_CIRCUIT_OPEN_FOR = add("tollgate.redis.circuit.open-for", "1s",
             "from 10ms to 5min: " + DURATION, Parsers.durationIn(Duration.ofMillis(10), Duration.ofMinutes(5)),
             "how long the circuit stays open before one request probes Redis (again after each failed probe)");
-    public static final Setting<Integer> REDIS_POOL_SIZE = add(ConfigKeys.REDIS_POOL_SIZE, "16",
+    public static final Setting<Integer> REDIS_POOL_SIZE = add("tollgate.redis.pool-size", "16",
             "a whole number from 1 to 1024", Parsers.intIn(1, 1024), "most connections per Redis server");
-    public static final Setting<Boolean> REDIS_AUTO_PIPELINING = flag(ConfigKeys.REDIS_AUTO_PIPELINING, true,
+    public static final Setting<Boolean> REDIS_AUTO_PIPELINING = flag("tollgate.redis.auto-pipelining", true,
             "send concurrent decisions together, pipelined on shared connections (in a Cluster, per master);"
                     + " `false`: one connection per call");
-    public static final Setting<String> REDIS_KEY_PREFIX = add(ConfigKeys.REDIS_KEY_PREFIX, "tollgate:",
+    public static final Setting<String> REDIS_KEY_PREFIX = add("tollgate.redis.key-prefix", "tollgate:",
             "up to 64 letters, digits and '_', '.', ':', '/', '-'", Parsers::keyPrefix, "prefix of every Redis key");
-    public static final Setting<Boolean> REDIS_KEY_FORMAT = add(ConfigKeys.REDIS_KEY_FORMAT, "readable",
+    public static final Setting<Boolean> REDIS_KEY_FORMAT = add("tollgate.redis.key-format", "readable",
             "'readable' or 'compact'", Parsers::compactKeys, "`readable` (`tollgate:{ip=203.0.113.7}:api`) or `compact`"
                     + " (hashed client and policy: 88 bytes per one-limit bucket with a prefix of at most two"
                     + " characters, instead of 120)");
-    public static final Setting<List<String>> POLICIES = add(ConfigKeys.POLICIES, "default",
+    public static final Setting<List<String>> POLICIES = add("tollgate.policies", "default",
             "names of 1 to 64 letters, digits, '_', '.' or '-', separated by ','",
             v -> Parsers.names(v, Policy.NAME, "policy"), "names of the policies, comma-separated (their order decides"
                     + " no verdict: see [Matching and order](../policies.md#matching-and-order))");
-    public static final Setting<List<Limit>> POLICY_LIMITS = add(ConfigKeys.POLICY_LIMITS, "(required without concurrency)", null,
+    public static final Setting<List<Limit>> POLICY_LIMITS = add("tollgate.policy.<name>.limits", "(required without concurrency)", null,
             Limit.SYNTAX, Limit::parse, "one or more limits, e.g. `10/s burst 20; 1000/day`");
     /** Text here; {@link PolicyReader} parses it with the class path's key resolvers. */
-    public static final Setting<String> POLICY_KEY = add(ConfigKeys.POLICY_KEY, "ip", Accepted.KEY_RESOLVER,
+    public static final Setting<String> POLICY_KEY = add("tollgate.policy.<name>.key", "ip", Accepted.KEY_RESOLVER,
             Function.identity(), "what identifies a client: `ip`, `header:<Name>`, `principal`, `route`, joined by `+`;"
                     + " alternatives separated by `,` (the first that is present wins, else `ip`)");
     /** Unset is {@link RequestMatcher#ALL} itself, which is how a policy knows it has no {@code match} of its own. */
-    public static final Setting<RequestMatcher> POLICY_MATCH = add(ConfigKeys.POLICY_MATCH, "/**",
+    public static final Setting<RequestMatcher> POLICY_MATCH = add("tollgate.policy.<name>.match", "/**",
             RequestMatcher.ALL, Accepted.REQUEST_PATTERN, RequestMatcher::parse,
             "which requests: `[METHOD[|METHOD]] /pattern`, several separated by `,`; unset, every request but for a"
                     + " policy a `@RateLimited` names: only there (see [Matching and order](../policies.md#matching-and-order))");
-    public static final Setting<Mode> POLICY_MODE = add(ConfigKeys.POLICY_MODE, "enforce",
+    public static final Setting<Mode> POLICY_MODE = add("tollgate.policy.<name>.mode", "enforce",
             "'enforce' or 'shadow'", Parsers.word(Mode.class), "`enforce` (answer 429) or `shadow` (log and let through)");
-    public static final Setting<Costs> POLICY_COST = add(ConfigKeys.POLICY_COST, "1", Costs.ONE, Costs.SYNTAX,
+    public static final Setting<Costs> POLICY_COST = add("tollgate.policy.<name>.cost", "1", Costs.ONE, Costs.SYNTAX,
             Costs::parse, "tokens a request takes: a number, or `<cost> [METHOD] /pattern` entries tried in order"
                     + " (`10 GET /export/**, 1`); at most the smallest burst of the policy");
-    public static final Setting<FailureMode> POLICY_FAILURE_MODE = add(ConfigKeys.POLICY_FAILURE_MODE,
+    public static final Setting<FailureMode> POLICY_FAILURE_MODE = add("tollgate.policy.<name>.failure-mode",
             "(tollgate.redis.failure-mode)", null, FAILURE_MODES, Parsers.word(FailureMode.class),
             "this policy's own failure mode: `local`, `open` or `closed`");
-    public static final Setting<Algorithm> POLICY_ALGORITHM = add(ConfigKeys.POLICY_ALGORITHM, "token-bucket",
+    public static final Setting<Algorithm> POLICY_ALGORITHM = add("tollgate.policy.<name>.algorithm", "token-bucket",
             "'token-bucket', 'sliding-log', or 'calendar' (what calendar limits imply)", Parsers.word(Algorithm.class),
             "`token-bucket`, or `sliding-log` (at most N in any window, exactly; N up to 10000); calendar limits"
                     + " imply `calendar`");
-    public static final Setting<java.time.ZoneId> POLICY_ZONE = add(ConfigKeys.POLICY_ZONE, "UTC",
+    public static final Setting<java.time.ZoneId> POLICY_ZONE = add("tollgate.policy.<name>.zone", "UTC",
             CalendarWindow.DEFAULT_ZONE, CalendarWindow.ZONE_SYNTAX, CalendarWindow::parseZone,
             "the time zone whose hours, days and months the policy's calendar quotas follow, e.g. `Europe/Berlin`");
-    public static final Setting<Integer> POLICY_CONCURRENCY = add(ConfigKeys.POLICY_CONCURRENCY, "(none)", null,
+    public static final Setting<Integer> POLICY_CONCURRENCY = add("tollgate.policy.<name>.concurrency", "(none)", null,
             "a whole number from 1 to " + Concurrency.MAX_SLOTS, Parsers.intIn(1, Concurrency.MAX_SLOTS),
             "at most this many requests of one client in flight at once, across every node sharing the store; a"
                     + " policy may have `limits`, `concurrency` or both");
-    public static final Setting<Duration> POLICY_CONCURRENCY_LEASE = add(ConfigKeys.POLICY_CONCURRENCY_LEASE, "60s",
+    public static final Setting<Duration> POLICY_CONCURRENCY_LEASE = add("tollgate.policy.<name>.concurrency-lease", "60s",
             "from 1s to 24h: " + DURATION, Parsers.durationIn(Concurrency.MIN_LEASE, Concurrency.MAX_LEASE),
             "how long a slot is held at most: a node that dies frees its slots after it, and a request running"
                     + " longer no longer counts");
-    public static final Setting<List<Limit>> POLICY_PLAN_LIMITS = add(ConfigKeys.POLICY_PLAN_LIMITS,
+    public static final Setting<List<Limit>> POLICY_PLAN_LIMITS = add("tollgate.policy.<name>.limits.<plan>",
             "(the policy's limits)", null, Limit.SYNTAX, Limit::parse, "the limits of clients on plan `<plan>`");
-    public static final Setting<Integer> POLICY_PREFETCH = add(ConfigKeys.POLICY_PREFETCH, "(none)", null,
+    public static final Setting<Integer> POLICY_PREFETCH = add("tollgate.policy.<name>.prefetch", "(none)", null,
             "a whole number from " + Prefetch.MIN_TOKENS + " to " + Prefetch.MAX_TOKENS + ", at most the policy's"
                     + " smallest burst and what its slowest rate refills in a hold, for a token-bucket policy without"
                     + " concurrency",
@@ -155,85 +169,85 @@ public final class Settings {
             "token leasing, off when unset: a node takes this many tokens of a client's bucket in one Redis call and"
                     + " hands them out itself (see [Token leasing](../guarantees.md#token-leasing-at-most-k-per-node-beyond-the-buckets-bound)); at most the smallest burst and what the slowest rate"
                     + " refills in `prefetch-hold`; token-bucket policies without concurrency only");
-    public static final Setting<Duration> POLICY_PREFETCH_HOLD = add(ConfigKeys.POLICY_PREFETCH_HOLD, "200ms",
+    public static final Setting<Duration> POLICY_PREFETCH_HOLD = add("tollgate.policy.<name>.prefetch-hold", "200ms",
             "from 1ms to 10s: " + DURATION, Parsers.durationIn(Prefetch.MIN_HOLD, Prefetch.MAX_HOLD),
             "how long a node hands out the tokens of one prefetch, from when it asked for them; those left then are"
                     + " dropped, never given back");
-    public static final Setting<Integer> POLICY_REFUSAL_STATUS = add(ConfigKeys.POLICY_REFUSAL_STATUS, "429",
+    public static final Setting<Integer> POLICY_REFUSAL_STATUS = add("tollgate.policy.<name>.refusal-status", "429",
             Refusal.STATUS_SYNTAX, Refusal::parseStatus, "the status of this policy's refusal, 400 to 599, e.g. `503`"
                     + " (see [Shaping the refusal](../http.md#shaping-the-refusal))");
-    public static final Setting<String> POLICY_REFUSAL_TYPE = add(ConfigKeys.POLICY_REFUSAL_TYPE, "(IANA quota-exceeded)",
+    public static final Setting<String> POLICY_REFUSAL_TYPE = add("tollgate.policy.<name>.refusal-type", "(IANA quota-exceeded)",
             Refusal.QUOTA_EXCEEDED, Refusal.TYPE_SYNTAX, Refusal::checkType, "the problem `type` of this policy's refusal,"
                     + " an absolute URI");
-    public static final Setting<String> POLICY_REFUSAL_TITLE = add(ConfigKeys.POLICY_REFUSAL_TITLE,
+    public static final Setting<String> POLICY_REFUSAL_TITLE = add("tollgate.policy.<name>.refusal-title",
             "(IANA quota-exceeded title)", Refusal.QUOTA_EXCEEDED_TITLE, Refusal.TITLE_SYNTAX, Refusal::checkTitle,
             "the problem `title` of this policy's refusal");
-    public static final Setting<List<HttpAnswer.Header>> POLICY_REFUSAL_HEADERS = add(ConfigKeys.POLICY_REFUSAL_HEADERS,
+    public static final Setting<List<HttpAnswer.Header>> POLICY_REFUSAL_HEADERS = add("tollgate.policy.<name>.refusal-headers",
             "(none)", List.of(), Refusal.HEADERS_SYNTAX, Refusal::parseHeaders,
             "extra headers on this policy's refusal: `Name: value` pairs separated by `;`");
-    public static final Setting<Duration> POLICY_MAX_WAIT = add(ConfigKeys.POLICY_MAX_WAIT, "5s",
+    public static final Setting<Duration> POLICY_MAX_WAIT = add("tollgate.policy.<name>.max-wait", "5s",
             "from 0s to 10min: " + DURATION, Parsers.durationIn(Duration.ZERO, Duration.ofMinutes(10)),
             "outbound calls (`TollgateClientFilter`): how long a call may wait for its token; a call that would wait"
                     + " longer fails at once, without calling the remote (`0s`: never wait)");
-    public static final Setting<Duration> POLICY_MAX_PAUSE = add(ConfigKeys.POLICY_MAX_PAUSE, "5min",
+    public static final Setting<Duration> POLICY_MAX_PAUSE = add("tollgate.policy.<name>.max-pause", "5min",
             "from 1s to 24h: " + DURATION, Parsers.durationIn(Duration.ofSeconds(1), Duration.ofHours(24)),
             "outbound calls: the longest pause a remote's `Retry-After` or `RateLimit` field sets for every node; a"
                     + " longer, negative or unreadable one is clamped to it");
-    public static final Setting<HeaderStyle> HEADERS = add(ConfigKeys.HEADERS, "draft",
+    public static final Setting<HeaderStyle> HEADERS = add("tollgate.headers", "draft",
             "'draft', 'legacy', 'both' or 'none'", Parsers.word(HeaderStyle.class),
             "response headers: `draft` (`RateLimit-Policy`, `RateLimit`), `legacy` (`X-RateLimit-*`), `both`, `none`");
-    public static final Setting<Integer> LOCAL_MAX_KEYS = add(ConfigKeys.LOCAL_MAX_KEYS, "100000",
+    public static final Setting<Integer> LOCAL_MAX_KEYS = add("tollgate.local.max-keys", "100000",
             "a whole number from 1000 to 100000000", Parsers.intIn(1000, 100_000_000),
             "most buckets the in-memory store keeps (least recently used go first)");
-    public static final Setting<Boolean> JAXRS_GLOBAL = flag(ConfigKeys.JAXRS_GLOBAL, false,
+    public static final Setting<Boolean> JAXRS_GLOBAL = flag("tollgate.jaxrs.global", false,
             "JAX-RS: `true` applies the policies by `match` to resources without `@RateLimited` too");
     /** Package-private: its type is internal. */
-    static final Setting<AddressRanges> TRUSTED_PROXIES = add(ConfigKeys.TRUSTED_PROXIES, "(none)",
+    static final Setting<AddressRanges> TRUSTED_PROXIES = add("tollgate.trusted-proxies", "(none)",
             AddressRanges.NONE, AddressRanges.SYNTAX, Parsers::someAddresses,
             "proxies whose forwarding header is believed: addresses and CIDR ranges, e.g. `10.0.0.0/8, ::1`");
-    public static final Setting<ClientAddresses.Header> FORWARDED_HEADER = add(ConfigKeys.FORWARDED_HEADER,
+    public static final Setting<ClientAddresses.Header> FORWARDED_HEADER = add("tollgate.forwarded-header",
             "x-forwarded-for", "'x-forwarded-for' or 'forwarded'", Parsers.word(ClientAddresses.Header.class),
             "the header the trusted proxies write: `x-forwarded-for` or `forwarded` (RFC 7239)");
-    public static final Setting<Integer> IPV4_PREFIX = add(ConfigKeys.IPV4_PREFIX, "32", "a prefix length from 8 to 32",
+    public static final Setting<Integer> IPV4_PREFIX = add("tollgate.ipv4-prefix", "32", "a prefix length from 8 to 32",
             Parsers.intIn(8, 32), "IPv4 clients are grouped by this prefix length");
-    public static final Setting<Integer> IPV6_PREFIX = add(ConfigKeys.IPV6_PREFIX, "64",
+    public static final Setting<Integer> IPV6_PREFIX = add("tollgate.ipv6-prefix", "64",
             "a prefix length from 16 to 128", Parsers.intIn(16, 128),
             "IPv6 clients are grouped by this prefix length, so a host cannot rotate through its subnet");
-    public static final Setting<AllowList> ALLOW_LIST = add(ConfigKeys.ALLOW_LIST, "(none)", AllowList.NONE,
+    public static final Setting<AllowList> ALLOW_LIST = add("tollgate.allow-list", "(none)", AllowList.NONE,
             AllowList.SYNTAX, AllowList::parse,
             "clients never limited: addresses, ranges, `principal:<name>`, `role:<role>`");
-    public static final Setting<Duration> RETRY_AFTER_JITTER = add(ConfigKeys.RETRY_AFTER_JITTER, "0s",
+    public static final Setting<Duration> RETRY_AFTER_JITTER = add("tollgate.retry-after-jitter", "0s",
             "from 0s to 1h: " + DURATION, Parsers.durationIn(Duration.ZERO, Duration.ofHours(1)),
             "up to this much is added at random to `Retry-After`, e.g. `3s`");
-    public static final Setting<Boolean> DENY_CACHE = flag(ConfigKeys.DENY_CACHE, true,
+    public static final Setting<Boolean> DENY_CACHE = flag("tollgate.deny-cache", true,
             "refuse a client known to be over its limit from memory until its Retry-After, without asking Redis"
                     + " (a flood then costs one Redis call per refusal window)");
-    public static final Setting<String> METRICS = add(ConfigKeys.METRICS, "auto",
+    public static final Setting<String> METRICS = add("tollgate.metrics", "auto",
             "'auto', 'none', or some of 'opentelemetry', 'micrometer', 'microprofile' separated by ','", Parsers::metrics,
             "where metrics go: `auto` (OpenTelemetry, Micrometer, MicroProfile Metrics: whichever the application has,"
                     + " the server's registry first), or some of `opentelemetry`, `micrometer`, `microprofile`; `none`");
-    public static final Setting<Duration> RELOAD_INTERVAL = add(ConfigKeys.RELOAD_INTERVAL, "0s",
+    public static final Setting<Duration> RELOAD_INTERVAL = add("tollgate.reload-interval", "0s",
             "0s (never) or from 1s to 1h: " + DURATION, Parsers::reloadInterval,
             "how often the configuration is read again, e.g. `30s`; `0s` never (a reload can also be called,"
                     + " through JMX)");
-    public static final Setting<Boolean> JMX = flag(ConfigKeys.JMX, true,
+    public static final Setting<Boolean> JMX = flag("tollgate.jmx", true,
             "`false` registers no JMX bean `dev.tollgate:type=RateLimiter`");
-    public static final Setting<Boolean> LOG_CLIENT_KEYS = add(ConfigKeys.LOG_CLIENT_KEYS, "masked",
+    public static final Setting<Boolean> LOG_CLIENT_KEYS = add("tollgate.log.client-keys", "masked",
             "'masked' or 'clear'", Parsers::clearClientKeys, "how log lines name a client: `masked` (its key's kind and"
                     + " a fingerprint, e.g. `header.x-api-key#5f0c2a9e41d7`, keyed anew at each start) or `clear` (the"
                     + " whole key, an API key or an address as sent: for debugging only)");
-    public static final Setting<List<String>> PLANS = add(ConfigKeys.PLANS, "(none)", List.of(),
+    public static final Setting<List<String>> PLANS = add("tollgate.plans", "(none)", List.of(),
             "plan names separated by ','", v -> Parsers.names(v, Policy.NAME, "plan"),
             "names of the plans, e.g. `internal,pro,free`");
     /** Text here; {@link PolicyReader} tells {@code role} from {@code header:<Name>}. */
-    public static final Setting<String> PLAN_SELECTOR = add(ConfigKeys.PLAN_SELECTOR, "role",
+    public static final Setting<String> PLAN_SELECTOR = add("tollgate.plan.selector", "role",
             "'role' or 'header:<Name>'", Function.identity(), "how a request's plan is found: `role` (the first plan"
                     + " whose role the principal has) or `header:<Name>` (believed only from trusted proxies)");
-    public static final Setting<String> PLAN_DEFAULT = add(ConfigKeys.PLAN_DEFAULT, "(required with plans)", null,
+    public static final Setting<String> PLAN_DEFAULT = add("tollgate.plan.default", "(required with plans)", null,
             "one of the declared plans", Function.identity(), "the plan of a request that shows none");
-    public static final Setting<String> PLAN_ROLE = add(ConfigKeys.PLAN_ROLE, "<plan>",
+    public static final Setting<String> PLAN_ROLE = add("tollgate.plan.<plan>.role", "<plan>",
             Parsers.MARKER, Parsers::marker, "the role that selects plan `<plan>`");
-    public static final Setting<String> PLAN_VALUE = add(ConfigKeys.PLAN_VALUE, "<plan>",
+    public static final Setting<String> PLAN_VALUE = add("tollgate.plan.<plan>.value", "<plan>",
             Parsers.MARKER, Parsers::marker, "the header value that selects plan `<plan>`");
 
     /** Every setting, in the order of their lines here. */

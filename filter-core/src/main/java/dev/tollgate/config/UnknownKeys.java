@@ -38,7 +38,7 @@ final class UnknownKeys {
     static List<String> find(Map<String, String> names, List<String> policies, List<String> plans, boolean strict) {
         Map<String, String> known = spellings(policies == null ? List.of() : policies, plans == null ? List.of() : plans);
         List<String> out = new ArrayList<>();
-        String outcome = strict ? "refused (" + ConfigKeys.STRICT_CONFIG + "=true)" : "ignored";
+        String outcome = strict ? "refused (" + Settings.STRICT_CONFIG.name() + "=true)" : "ignored";
         names.forEach((name, source) -> {
             if (!looksLikeTollgate(name) || known.containsKey(name)) {
                 return;
@@ -70,7 +70,7 @@ final class UnknownKeys {
             }
         }
         for (String key : List.copyOf(out.keySet())) {
-            String env = ConfigKeys.environmentName(key);
+            String env = Settings.environmentName(key);
             out.putIfAbsent(env, key);
             out.putIfAbsent(env.toLowerCase(Locale.ROOT), key);
             // SmallRye's environment source lists TOLLGATE_DENY_CACHE as tollgate.deny.cache (WildFly, Payara)
@@ -108,7 +108,7 @@ final class UnknownKeys {
         int bestExact = Integer.MAX_VALUE;
         for (Map.Entry<String, String> e : known.entrySet()) {
             String spelling = e.getKey();
-            if (!spelling.equals(e.getValue()) && !spelling.equals(ConfigKeys.environmentName(e.getValue()))) {
+            if (!spelling.equals(e.getValue()) && !spelling.equals(Settings.environmentName(e.getValue()))) {
                 continue; // tollgate_redis_uri is read, but TOLLGATE_REDIS_URI is the spelling to suggest
             }
             int d = distance(lower, spelling.toLowerCase(Locale.ROOT));
@@ -151,9 +151,9 @@ final class UnknownKeys {
             if ((policy != null && policies == null) || (plan != null && plans == null)) {
                 o = Owner.UNKNOWABLE;
             } else if (policy != null && !declared(policy, policies, env)) {
-                o = new Owner("policy", policy, ConfigKeys.POLICIES, policies);
+                o = new Owner("policy", policy, Settings.POLICIES.name(), policies);
             } else if (plan != null && !declared(plan, plans, env)) {
-                o = new Owner("plan", plan, ConfigKeys.PLANS, plans);
+                o = new Owner("plan", plan, Settings.PLANS.name(), plans);
             } else {
                 continue;
             }
@@ -169,7 +169,7 @@ final class UnknownKeys {
 
     private static boolean declared(String name, List<String> declared, boolean env) {
         for (String d : declared) {
-            if (env ? ConfigKeys.environmentName(d).equalsIgnoreCase(name) : d.equals(name)) {
+            if (env ? Settings.environmentName(d).equalsIgnoreCase(name) : d.equals(name)) {
                 return true;
             }
         }

@@ -1,6 +1,6 @@
 package dev.tollgate.internal;
 
-import dev.tollgate.config.ConfigKeys;
+import dev.tollgate.config.Settings;
 import dev.tollgate.config.text.ConfigMessages;
 import java.util.List;
 
@@ -31,7 +31,7 @@ public final class Messages {
     /** At start-up or a reload, among the configuration's problems. */
     public static String undeclaredPolicy(String where, String policy) {
         return UNKNOWN_POLICY + ": " + where + " names the policy '" + policy
-                + "', which the configuration does not declare in " + ConfigKeys.POLICIES;
+                + "', which the configuration does not declare in " + Settings.POLICIES.name();
     }
 
     /** The configuration in force, at start-up. */
@@ -77,9 +77,9 @@ public final class Messages {
     public static String perNode(String name) {
         return PER_NODE + ": Tollgate '" + name + "' keeps its buckets in this node's memory because no Redis is"
                 + " configured: limits are per node, so behind a load balancer with N nodes a client gets N times each"
-                + " limit. To share them, set TOLLGATE_REDIS_URI (" + ConfigKeys.REDIS_URI + ", or "
-                + ConfigKeys.REDIS_CLUSTER + " or " + ConfigKeys.REDIS_SENTINEL_MASTER + "); with "
-                + ConfigKeys.STRICT_CONFIG + "=true a mistyped name stops the start instead of being ignored";
+                + " limit. To share them, set TOLLGATE_REDIS_URI (" + Settings.REDIS_URI.name() + ", or "
+                + Settings.REDIS_CLUSTER.name() + " or " + Settings.REDIS_SENTINEL_MASTER.name() + "); with "
+                + Settings.STRICT_CONFIG.name() + "=true a mistyped name stops the start instead of being ignored";
     }
 
     /** Redis did not answer at start-up; the failure mode applies until it does. */

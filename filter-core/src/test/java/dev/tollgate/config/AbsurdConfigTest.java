@@ -94,19 +94,19 @@ class AbsurdConfigTest {
     /** Values that parse, or nearly, but make no sense for one key. */
     static List<String> specificValues(String key) {
         switch (key) {
-            case ConfigKeys.REDIS_URI:
+            case "tollgate.redis.uri":
                 return List.of("redis://app:" + SECRET + "@redis.example:99999", "redis://:" + SECRET + "@",
                         "redis:app:" + SECRET + "@redis.example", "app:" + SECRET + "@redis.example:6379",
                         "redis//app:" + SECRET + "@redis.example", "rediss://app:" + SECRET + "@redis.example/abc",
                         "redis://app:" + SECRET + "@redis.example/0?ssl=true", "redis://app:" + SECRET + " x@redis.example",
                         "http://app:" + SECRET + "@redis.example", "redis://app:" + SECRET + "@{redis.example}",
                         "redis://app:" + SECRET + "@redis.example:6379/-1", "redis://app@" + SECRET + "@redis.example\nx");
-            case ConfigKeys.REDIS_TIMEOUT:
+            case "tollgate.redis.timeout":
                 return List.of("PT-1S", "P1000D", "0.0000001ms", "-5ms", "5 lightyears");
-            case ConfigKeys.RETRY_AFTER_JITTER:
+            case "tollgate.retry-after-jitter":
                 return List.of("PT-1S", "P1000D", "-1s");
-            case ConfigKeys.TRUSTED_PROXIES:
-            case ConfigKeys.ALLOW_LIST:
+            case "tollgate.trusted-proxies":
+            case "tollgate.allow-list":
                 return List.of("0.0.0.0/0", "::/0", "10.0.0.0/-1", "10.0.0.0/33", "999.1.1.1", "10.0.0.0/8/8");
             case "tollgate.policy.api.cost":
                 return List.of("1, 10 GET /export/**", "21", "2147483648", "10 GET", "1.5");
@@ -128,19 +128,19 @@ class AbsurdConfigTest {
             return true; // blank counts as unset, as in MicroProfile Config
         }
         switch (key) {
-            case ConfigKeys.REDIS_KEY_PREFIX:
+            case "tollgate.redis.key-prefix":
                 return Pattern.matches("[A-Za-z0-9_.:/-]{0,64}", v); // any such prefix keeps keys safe
-            case ConfigKeys.PLANS:
-            case ConfigKeys.POLICIES:
+            case "tollgate.plans":
+            case "tollgate.policies":
                 // a plan or policy named "0" or "NaN" is a name (refused only because its default or limits are missing)
                 return Pattern.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", v);
-            case ConfigKeys.REDIS_SENTINEL_DATABASE:
+            case "tollgate.redis.sentinel.database":
                 return Pattern.matches("[0-9]{1,10}", v) && Long.parseLong(v) <= Integer.MAX_VALUE;
-            case ConfigKeys.REDIS_USER:
-            case ConfigKeys.REDIS_PASSWORD:
-            case ConfigKeys.REDIS_SENTINEL_USER:
-            case ConfigKeys.REDIS_SENTINEL_PASSWORD:
-            case ConfigKeys.REDIS_SENTINEL_MASTER:
+            case "tollgate.redis.user":
+            case "tollgate.redis.password":
+            case "tollgate.redis.sentinel.user":
+            case "tollgate.redis.sentinel.password":
+            case "tollgate.redis.sentinel.master":
                 // user names, passwords and master names are opaque: '-1' is a fine password
                 return v.length() <= 512 && v.chars().noneMatch(c -> c < 0x20 || c == 0x7f);
             case "tollgate.plan.pro.role":
@@ -158,30 +158,30 @@ class AbsurdConfigTest {
 
     static Map<String, String> base(String key) {
         Map<String, String> m = new HashMap<>();
-        m.put(ConfigKeys.POLICIES, POLICY);
-        m.put(ConfigKeys.policy(POLICY, ConfigKeys.POLICY_LIMITS), "10/s burst 20");
-        m.put(ConfigKeys.PLANS, PLAN + ",free");
-        m.put(ConfigKeys.PLAN_DEFAULT, "free");
-        m.put(ConfigKeys.TRUSTED_PROXIES, "10.0.0.0/8");
-        if (key.equals(ConfigKeys.REDIS_SENTINEL_MASTER)) {
-            m.put(ConfigKeys.REDIS_SENTINEL_NODES, "127.0.0.1:26379"); // else the master alone is incomplete
+        m.put(Settings.POLICIES.name(), POLICY);
+        m.put(Settings.POLICY_LIMITS.forPolicy(POLICY).name(), "10/s burst 20");
+        m.put(Settings.PLANS.name(), PLAN + ",free");
+        m.put(Settings.PLAN_DEFAULT.name(), "free");
+        m.put(Settings.TRUSTED_PROXIES.name(), "10.0.0.0/8");
+        if (key.equals(Settings.REDIS_SENTINEL_MASTER.name())) {
+            m.put(Settings.REDIS_SENTINEL_NODES.name(), "127.0.0.1:26379"); // else the master alone is incomplete
         }
-        if (key.equals(ConfigKeys.REDIS_SENTINEL_NODES) || key.startsWith("tollgate.redis.sentinel.") && !key.equals(
-                ConfigKeys.REDIS_SENTINEL_MASTER)) {
-            m.put(ConfigKeys.REDIS_SENTINEL_MASTER, "mymaster");
+        if (key.equals(Settings.REDIS_SENTINEL_NODES.name()) || key.startsWith("tollgate.redis.sentinel.") && !key.equals(
+                Settings.REDIS_SENTINEL_MASTER.name())) {
+            m.put(Settings.REDIS_SENTINEL_MASTER.name(), "mymaster");
         }
-        if (key.startsWith("tollgate.redis.sentinel.") && !key.equals(ConfigKeys.REDIS_SENTINEL_NODES)) {
-            m.put(ConfigKeys.REDIS_SENTINEL_NODES, "127.0.0.1:26379");
+        if (key.startsWith("tollgate.redis.sentinel.") && !key.equals(Settings.REDIS_SENTINEL_NODES.name())) {
+            m.put(Settings.REDIS_SENTINEL_NODES.name(), "127.0.0.1:26379");
         }
-        if (key.equals(ConfigKeys.REDIS_SENTINEL_USER)) {
-            m.put(ConfigKeys.REDIS_SENTINEL_PASSWORD, "pw"); // else the user alone is incomplete
+        if (key.equals(Settings.REDIS_SENTINEL_USER.name())) {
+            m.put(Settings.REDIS_SENTINEL_PASSWORD.name(), "pw"); // else the user alone is incomplete
         }
-        if (key.equals(ConfigKeys.REDIS_TLS_TRUSTSTORE) || key.equals(ConfigKeys.REDIS_TLS_KEYSTORE)) {
+        if (key.equals(Settings.REDIS_TLS_TRUSTSTORE.name()) || key.equals(Settings.REDIS_TLS_KEYSTORE.name())) {
             // else no Redis connection is opened, so the engine never reads the store (issue 23)
-            m.put(ConfigKeys.REDIS_URI, "rediss://127.0.0.1:6380");
+            m.put(Settings.REDIS_URI.name(), "rediss://127.0.0.1:6380");
         }
-        if (key.equals(ConfigKeys.plan(PLAN, ConfigKeys.PLAN_VALUE))) {
-            m.put(ConfigKeys.PLAN_SELECTOR, "header:X-Plan"); // else the plan's header value is not read at all
+        if (key.equals(Settings.PLAN_VALUE.forPlan(PLAN).name())) {
+            m.put(Settings.PLAN_SELECTOR.name(), "header:X-Plan"); // else the plan's header value is not read at all
         }
         return m;
     }
@@ -251,10 +251,10 @@ class AbsurdConfigTest {
                 return flaws;
             }
             String trimmed = value.trim();
-            boolean secret = key.equals(ConfigKeys.REDIS_PASSWORD) || key.equals(ConfigKeys.REDIS_SENTINEL_PASSWORD)
-                    || key.equals(ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD) || key.equals(ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD);
+            boolean secret = key.equals(Settings.REDIS_PASSWORD.name()) || key.equals(Settings.REDIS_SENTINEL_PASSWORD.name())
+                    || key.equals(Settings.REDIS_TLS_TRUSTSTORE_PASSWORD.name()) || key.equals(Settings.REDIS_TLS_KEYSTORE_PASSWORD.name());
             String expectedValue = secret ? "'****'" // a password is never shown
-                    : "'" + ConfigMessages.printable(key.equals(ConfigKeys.REDIS_URI) ? RedisUris.maskPassword(trimmed) : trimmed) + "'";
+                    : "'" + ConfigMessages.printable(key.equals(Settings.REDIS_URI.name()) ? RedisUris.maskPassword(trimmed) : trimmed) + "'";
             for (String p : mine) {
                 if (trimmed.isEmpty() && p.startsWith(ConfigMessages.MISSING_VALUE)) {
                     continue; // blank is unset, and a required key that is unset is reported as missing: right
@@ -281,7 +281,7 @@ class AbsurdConfigTest {
                 others.removeAll(mine);
                 flaws.putIfAbsent(Flaw.CASCADE, "'" + shownValue + "' also blames: " + shorten(String.join(" | ", others)));
             }
-            if ((key.equals(ConfigKeys.REDIS_URI) && e.getMessage().contains(SECRET))
+            if ((key.equals(Settings.REDIS_URI.name()) && e.getMessage().contains(SECRET))
                     || (secret && trimmed.length() > 4 && e.getMessage().contains(trimmed))) {
                 flaws.putIfAbsent(Flaw.PASSWORD_SHOWN, "'" + shownValue + "' -> " + shorten(e.getMessage()));
             }
@@ -306,9 +306,9 @@ class AbsurdConfigTest {
     void theFlawsOfTheReportAreRecognised() {
         // the checker itself: a clean refusal has no flaw, a value that loads is flagged unless
         // it is one the key legitimately accepts
-        assertEquals(Map.of(), check(ConfigKeys.REDIS_POOL_SIZE, "-1"));
-        assertEquals(EnumSet.of(Flaw.ACCEPTED), check(ConfigKeys.REDIS_POOL_SIZE, "7").keySet());
-        assertEquals(Map.of(), check(ConfigKeys.REDIS_KEY_PREFIX, "rl:"));
-        assertEquals(Map.of(), check(ConfigKeys.REDIS_POOL_SIZE, " \t "), "blank is unset");
+        assertEquals(Map.of(), check(Settings.REDIS_POOL_SIZE.name(), "-1"));
+        assertEquals(EnumSet.of(Flaw.ACCEPTED), check(Settings.REDIS_POOL_SIZE.name(), "7").keySet());
+        assertEquals(Map.of(), check(Settings.REDIS_KEY_PREFIX.name(), "rl:"));
+        assertEquals(Map.of(), check(Settings.REDIS_POOL_SIZE.name(), " \t "), "blank is unset");
     }
 }

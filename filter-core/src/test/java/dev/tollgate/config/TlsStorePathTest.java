@@ -28,24 +28,24 @@ class TlsStorePathTest {
     void aStoreThatIsNoFileStopsTheStartEvenWithoutARedis() {
         String missing = dir.resolve("absent-ca.pem").toString();
         ConfigException e = assertThrows(ConfigException.class,
-                () -> TestConfigs.of(LIMITS, "10/s", ConfigKeys.REDIS_TLS_TRUSTSTORE, missing));
+                () -> TestConfigs.of(LIMITS, "10/s", Settings.REDIS_TLS_TRUSTSTORE.name(), missing));
         assertEquals(1, e.problems().size(), e.problems().toString());
         String p = e.problems().get(0);
-        assertTrue(p.startsWith("TOLLGATE-001: " + ConfigKeys.REDIS_TLS_TRUSTSTORE + " = '" + missing + "'"), p);
+        assertTrue(p.startsWith("TOLLGATE-001: " + Settings.REDIS_TLS_TRUSTSTORE.name() + " = '" + missing + "'"), p);
         assertTrue(p.contains("the file does not exist") && p.contains("Accepted: " + Accepted.TLS_TRUSTSTORE), p);
     }
 
     @Test
     void aDirectoryIsNoKeyStore() {
         ConfigException e = assertThrows(ConfigException.class,
-                () -> TestConfigs.of(LIMITS, "10/s", ConfigKeys.REDIS_TLS_KEYSTORE, dir.toString(), ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD, "pw"));
-        assertTrue(e.problems().stream().anyMatch(p -> p.startsWith("TOLLGATE-001: " + ConfigKeys.REDIS_TLS_KEYSTORE + " = ")
+                () -> TestConfigs.of(LIMITS, "10/s", Settings.REDIS_TLS_KEYSTORE.name(), dir.toString(), Settings.REDIS_TLS_KEYSTORE_PASSWORD.name(), "pw"));
+        assertTrue(e.problems().stream().anyMatch(p -> p.startsWith("TOLLGATE-001: " + Settings.REDIS_TLS_KEYSTORE.name() + " = ")
                 && p.contains("it is a directory, not a file")), e.problems().toString());
     }
 
     @Test
     void aReadableFileLoadsWhatItHoldsIsTheEnginesToJudge() throws IOException {
         Path file = Files.writeString(dir.resolve("ca.pem"), "not yet a certificate");
-        assertNotNull(TestConfigs.of(LIMITS, "10/s", ConfigKeys.REDIS_TLS_TRUSTSTORE, file.toString()));
+        assertNotNull(TestConfigs.of(LIMITS, "10/s", Settings.REDIS_TLS_TRUSTSTORE.name(), file.toString()));
     }
 }

@@ -98,7 +98,7 @@ class TollgateConfigTest {
         assertEquals(5, c.policies().get(0).limits().get(0).capacity());
         assertEquals("environment variable TOLLGATE_POLICY_FREE_TIER_LIMITS", env.describe("tollgate.policy.free-tier.limits"));
         assertEquals("environment variable tollgate_redis_timeout", env.describe("tollgate.redis.timeout"));
-        assertEquals("TOLLGATE_POLICY_FREE_TIER_LIMITS", ConfigKeys.environmentName("tollgate.policy.free-tier.limits"));
+        assertEquals("TOLLGATE_POLICY_FREE_TIER_LIMITS", Settings.environmentName("tollgate.policy.free-tier.limits"));
     }
 
     @Test

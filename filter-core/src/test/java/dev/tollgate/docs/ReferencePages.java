@@ -1,7 +1,6 @@
 package dev.tollgate.docs;
 
 import dev.tollgate.config.ConfigException;
-import dev.tollgate.config.ConfigKeys;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSource;
 import dev.tollgate.config.Setting;
@@ -196,12 +195,12 @@ public final class ReferencePages {
         return new ConfigSource() {
             @Override
             public String get(String key) {
-                return variables.get(ConfigKeys.environmentName(key));
+                return variables.get(Settings.environmentName(key));
             }
 
             @Override
             public String describe(String key) {
-                return "environment variable " + ConfigKeys.environmentName(key);
+                return "environment variable " + Settings.environmentName(key);
             }
 
             @Override

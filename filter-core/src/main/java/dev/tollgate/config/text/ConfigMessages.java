@@ -1,6 +1,6 @@
 package dev.tollgate.config.text;
 
-import dev.tollgate.config.ConfigKeys;
+import dev.tollgate.config.Settings;
 import dev.tollgate.config.ConfigValue;
 import java.util.List;
 
@@ -41,7 +41,7 @@ public final class ConfigMessages {
 
     public static String missing(String key, String example) {
         return MISSING_VALUE + ": " + key + " is not set (nor the environment variable "
-                + ConfigKeys.environmentName(key) + "). Expected e.g. " + example;
+                + Settings.environmentName(key) + "). Expected e.g. " + example;
     }
 
     /** A {@code tollgate.*} key or {@code TOLLGATE_*} variable that is no key: ignored, or refused with {@code tollgate.strict-config}. */

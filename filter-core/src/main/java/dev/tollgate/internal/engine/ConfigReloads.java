@@ -123,7 +123,7 @@ public final class ConfigReloads implements AutoCloseable {
             atStart.add("the Redis settings");
         }
         if (next.localMaxKeys() != now.localMaxKeys()) {
-            atStart.add(dev.tollgate.config.ConfigKeys.LOCAL_MAX_KEYS);
+            atStart.add(dev.tollgate.config.Settings.LOCAL_MAX_KEYS.name());
         }
         if (!atStart.isEmpty()) {
             // said, and kept as they were: the configuration in force never claims what is not so (issue 21)

@@ -2,7 +2,7 @@ package dev.tollgate.internal.engine;
 
 import dev.tollgate.Policy;
 import dev.tollgate.config.ConfigException;
-import dev.tollgate.config.ConfigKeys;
+import dev.tollgate.config.Settings;
 import dev.tollgate.config.ConfigValue;
 import dev.tollgate.config.RedisSettings;
 import dev.tollgate.config.TollgateConfig;
@@ -64,7 +64,7 @@ public final class OpenChecks {
                 String other = tags.put(key.substring(key.length() - 2), name);
                 if (other != null) {
                     problems.add(ConfigMessages.bad("buckets '" + other + "' and '" + name + "' hash to the same"
-                            + " compact key tag; rename a policy or plan, or set " + ConfigKeys.REDIS_KEY_FORMAT
+                            + " compact key tag; rename a policy or plan, or set " + Settings.REDIS_KEY_FORMAT.name()
                             + "=readable"));
                 }
             }
@@ -86,10 +86,9 @@ public final class OpenChecks {
 
     /** The value of {@code key} in {@code options} as a message shows it: a password as ****. */
     private static String shown(RedisSettings.TlsOptions options, String key) {
-        return switch (key) {
-            case ConfigKeys.REDIS_TLS_TRUSTSTORE -> options.truststore();
-            case ConfigKeys.REDIS_TLS_KEYSTORE -> options.keystore();
-            default -> "****";
-        };
+        if (key.equals(Settings.REDIS_TLS_TRUSTSTORE.name())) {
+            return options.truststore();
+        }
+        return key.equals(Settings.REDIS_TLS_KEYSTORE.name()) ? options.keystore() : "****";
     }
 }

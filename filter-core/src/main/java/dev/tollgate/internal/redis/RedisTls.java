@@ -1,7 +1,7 @@
 package dev.tollgate.internal.redis;
 
 import dev.tollgate.config.Accepted;
-import dev.tollgate.config.ConfigKeys;
+import dev.tollgate.config.Settings;
 import dev.tollgate.config.RedisSettings;
 import dev.tollgate.internal.Messages;
 import java.io.ByteArrayInputStream;
@@ -141,22 +141,22 @@ public final class RedisTls {
     }
 
     private static KeyStore trustStore(String path, String password) throws GeneralSecurityException {
-        String key = ConfigKeys.REDIS_TLS_TRUSTSTORE;
+        String key = Settings.REDIS_TLS_TRUSTSTORE.name();
         byte[] bytes = read(path, key, TRUST_ACCEPTED);
         KeyStore store = pem(bytes) ? pemCertificates(bytes) : load(bytes, password, key,
-                ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD, TRUST_ACCEPTED);
+                Settings.REDIS_TLS_TRUSTSTORE_PASSWORD.name(), TRUST_ACCEPTED);
         for (String alias : Collections.list(store.aliases())) {
             if (store.getCertificate(alias) != null) {
                 return store;
             }
         }
         throw new BadStoreException(key, "it holds no certificate" + (password == null && !pem(bytes)
-                ? " it can read without a password (set " + ConfigKeys.REDIS_TLS_TRUSTSTORE_PASSWORD + ")" : ""), TRUST_ACCEPTED);
+                ? " it can read without a password (set " + Settings.REDIS_TLS_TRUSTSTORE_PASSWORD.name() + ")" : ""), TRUST_ACCEPTED);
     }
 
     private static KeyStore keyStore(String path, String password) throws GeneralSecurityException {
-        String key = ConfigKeys.REDIS_TLS_KEYSTORE;
-        String passwordKey = ConfigKeys.REDIS_TLS_KEYSTORE_PASSWORD;
+        String key = Settings.REDIS_TLS_KEYSTORE.name();
+        String passwordKey = Settings.REDIS_TLS_KEYSTORE_PASSWORD.name();
         byte[] bytes = read(path, key, KEY_ACCEPTED);
         if (pem(bytes)) {
             throw new BadStoreException(key, "it is a PEM file; make a PKCS12 file of the key and certificate, e.g."
@@ -231,12 +231,12 @@ public final class RedisTls {
                 byte[] der = Base64.getMimeDecoder().decode(m.group(1));
                 store.setCertificateEntry("ca-" + n, x509.generateCertificate(new ByteArrayInputStream(der)));
             } catch (IllegalArgumentException | CertificateException e) {
-                throw new BadStoreException(ConfigKeys.REDIS_TLS_TRUSTSTORE, "certificate " + n + " of this PEM file cannot be"
+                throw new BadStoreException(Settings.REDIS_TLS_TRUSTSTORE.name(), "certificate " + n + " of this PEM file cannot be"
                         + " read (" + e.getMessage() + ")", TRUST_ACCEPTED);
             }
         }
         if (n == 0) {
-            throw new BadStoreException(ConfigKeys.REDIS_TLS_TRUSTSTORE, "it is a PEM file without a certificate (no"
+            throw new BadStoreException(Settings.REDIS_TLS_TRUSTSTORE.name(), "it is a PEM file without a certificate (no"
                     + " -----BEGIN CERTIFICATE----- block)", TRUST_ACCEPTED);
         }
         return store;
@@ -322,12 +322,12 @@ public final class RedisTls {
             String m = String.valueOf(t.getMessage());
             if (t instanceof CertPathBuilderException || t instanceof CertPathValidatorException) {
                 return "TLS to Redis failed: the server's certificate is not trusted (" + detail(t) + "). Set "
-                        + ConfigKeys.REDIS_TLS_TRUSTSTORE + " to the CA certificate that signed it (PEM, PKCS12 or JKS)";
+                        + Settings.REDIS_TLS_TRUSTSTORE.name() + " to the CA certificate that signed it (PEM, PKCS12 or JKS)";
             }
             if (t instanceof CertificateException && (m.startsWith("No subject alternative") || m.startsWith("No name matching"))) {
                 return "TLS to Redis failed: the server's certificate does not name the host connected to (" + detail(t)
                         + "). Connect by a name or address in its subject alternative names, or set "
-                        + ConfigKeys.REDIS_TLS_VERIFY_HOSTNAME + "=false";
+                        + Settings.REDIS_TLS_VERIFY_HOSTNAME.name() + "=false";
             }
             if (t instanceof SSLException s && ssl == null) {
                 ssl = s;
@@ -339,11 +339,11 @@ public final class RedisTls {
         String m = String.valueOf(ssl.getMessage());
         if (m.contains("certificate_required")) {
             return "TLS to Redis failed: Redis asks for a client certificate (its tls-auth-clients) and none was sent ("
-                    + detail(ssl) + "). Set " + ConfigKeys.REDIS_TLS_KEYSTORE + " to the client's key and certificate";
+                    + detail(ssl) + "). Set " + Settings.REDIS_TLS_KEYSTORE.name() + " to the client's key and certificate";
         }
         if (m.contains("bad_certificate") || m.contains("unknown_ca") || m.contains("certificate_unknown")) {
             return "TLS to Redis failed: Redis refused the client certificate (" + detail(ssl) + "). The certificate in "
-                    + ConfigKeys.REDIS_TLS_KEYSTORE + " must be signed by a CA Redis trusts (its tls-ca-cert-file)";
+                    + Settings.REDIS_TLS_KEYSTORE.name() + " must be signed by a CA Redis trusts (its tls-ca-cert-file)";
         }
         if (m.contains("nrecognized SSL message")) {
             return "TLS to Redis failed: the server does not speak TLS on this port (" + detail(ssl) + "). Use its"
