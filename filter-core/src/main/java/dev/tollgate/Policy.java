@@ -14,49 +14,49 @@ import java.util.regex.Pattern;
  * gets (per plan, when there are plans). All limits of a policy live in one bucket key and are
  * checked together.
  *
- * <p>Immutable and thread-safe.
- *
- * @param name       the policy's name, also used in Redis keys and response headers
- * @param limits     one or more limits, all of which must admit a request (the default plan's)
- * @param planLimits limits of other plans, by plan name; a plan not listed uses {@code limits}
- * @param key        what identifies a client
- * @param keyText    how {@code key} was written, for logs and messages
- * @param match      which requests the policy covers ({@link RequestMatcher#ALL} when not set)
- * @param mode       enforce or only observe
- * @param cost       tokens a request takes from each limit; at most every capacity
- * @param algorithm  token bucket or sliding log
- * @param failureMode what this policy does while Redis fails; {@code null} for the global mode
- * @param concurrency at most this many requests of one client in flight, or {@code null} for no such
- *                    limit; a policy with one may have no rate limits ({@code limits} empty)
- * @param refusal    how this policy's refusal is answered ({@code null}: {@link Refusal#STANDARD})
- * @param prefetch   token leasing ({@link Prefetch}), or {@code null} for a store call per request;
- *                   only for token-bucket rate limits without concurrency, at most the smallest burst
- * @param outbound   how it limits outbound calls ({@code null}: {@link Outbound#DEFAULT})
+ * <p>Built by {@link #builder(String)} (or read by {@code TollgateConfig.load}); a setting added
+ * later is a builder method, never a broken constructor. Immutable and thread-safe.
  */
-public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
-                     String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
-                     FailureMode failureMode, Concurrency concurrency, Refusal refusal, Prefetch prefetch,
-                     Outbound outbound) {
+public final class Policy {
 
     /** The characters a policy name may use; it goes into Redis keys and header values as is. */
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 
-    public Policy {
-        Objects.requireNonNull(name, "name");
-        if (!NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("policy name '" + name
+    private final String name;
+    private final List<Limit> limits;
+    private final Map<String, List<Limit>> planLimits;
+    private final KeyResolver key;
+    private final String keyText;
+    private final RequestMatcher match;
+    private final Mode mode;
+    private final Costs cost;
+    private final Algorithm algorithm;
+    private final FailureMode failureMode;
+    private final Concurrency concurrency;
+    private final Refusal refusal;
+    private final Prefetch prefetch;
+    private final Outbound outbound;
+
+    private Policy(Builder b) {
+        Objects.requireNonNull(b.name, "name");
+        if (!NAME.matcher(b.name).matches()) {
+            throw new IllegalArgumentException("policy name '" + b.name
                     + "' must be 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit");
         }
-        limits = List.copyOf(limits);
-        planLimits = Map.copyOf(planLimits);
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(match, "match");
-        Objects.requireNonNull(mode, "mode");
-        Objects.requireNonNull(cost, "cost");
-        Objects.requireNonNull(algorithm, "algorithm");
-        keyText = keyText == null ? "?" : keyText;
-        refusal = refusal == null ? Refusal.STANDARD : refusal;
-        outbound = outbound == null ? Outbound.DEFAULT : outbound;
+        this.name = b.name;
+        this.limits = List.copyOf(b.limits);
+        this.planLimits = Map.copyOf(b.planLimits);
+        this.key = Objects.requireNonNull(b.key, "key: what identifies a client");
+        this.keyText = b.keyText == null ? "?" : b.keyText;
+        this.match = Objects.requireNonNull(b.match, "match");
+        this.mode = Objects.requireNonNull(b.mode, "mode");
+        this.cost = Objects.requireNonNull(b.cost, "cost");
+        this.algorithm = Objects.requireNonNull(b.algorithm, "algorithm");
+        this.failureMode = b.failureMode;
+        this.concurrency = b.concurrency;
+        this.refusal = b.refusal == null ? Refusal.STANDARD : b.refusal;
+        this.prefetch = b.prefetch;
+        this.outbound = b.outbound == null ? Outbound.DEFAULT : b.outbound;
         List<List<Limit>> all = new ArrayList<>(planLimits.values());
         all.add(limits);
         for (List<Limit> set : all) {
@@ -78,34 +78,107 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
         }
     }
 
-    /** A policy refused with its own answer, without token leasing, with the default outbound settings. */
-    public Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
-                  String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
-                  FailureMode failureMode, Concurrency concurrency, Refusal refusal) {
-        this(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency, refusal,
-                null, Outbound.DEFAULT);
+    /**
+     * A policy named {@code name}: enforcing, for every request, one token per request, token
+     * bucket, the global failure mode, the standard refusal, no leasing; its limits (or a
+     * concurrency limit) and its key must be given.
+     */
+    public static Builder builder(String name) {
+        return new Builder(name);
     }
 
-    /** A policy refused with the standard answer (the form before refusals could be shaped). */
-    public Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
-                  String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
-                  FailureMode failureMode, Concurrency concurrency) {
-        this(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency,
-                Refusal.STANDARD, null, Outbound.DEFAULT);
+    /** A builder holding this policy, to change some of it. */
+    public Builder toBuilder() {
+        Builder b = new Builder(name);
+        b.limits = limits;
+        b.planLimits = planLimits;
+        b.key = key;
+        b.keyText = keyText;
+        b.match = match;
+        b.mode = mode;
+        b.cost = cost;
+        b.algorithm = algorithm;
+        b.failureMode = failureMode;
+        b.concurrency = concurrency;
+        b.refusal = refusal;
+        b.prefetch = prefetch;
+        b.outbound = outbound;
+        return b;
     }
 
-    /** A policy with the default outbound settings (the form before outbound calls could be limited). */
-    public Policy(String name, List<Limit> limits, Map<String, List<Limit>> planLimits, KeyResolver key,
-                  String keyText, RequestMatcher match, Mode mode, Costs cost, Algorithm algorithm,
-                  FailureMode failureMode, Concurrency concurrency, Refusal refusal, Prefetch prefetch) {
-        this(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency, refusal,
-                prefetch, Outbound.DEFAULT);
+    /** The policy's name, also used in Redis keys and response headers. */
+    public String name() {
+        return name;
+    }
+
+    /** One or more limits, all of which must admit a request (the default plan's). */
+    public List<Limit> limits() {
+        return limits;
+    }
+
+    /** Limits of other plans, by plan name; a plan not listed uses {@link #limits()}. */
+    public Map<String, List<Limit>> planLimits() {
+        return planLimits;
+    }
+
+    /** What identifies a client. */
+    public KeyResolver key() {
+        return key;
+    }
+
+    /** How {@link #key()} was written, for logs and messages. */
+    public String keyText() {
+        return keyText;
+    }
+
+    /** Which requests the policy covers ({@link RequestMatcher#ALL} when not set). */
+    public RequestMatcher match() {
+        return match;
+    }
+
+    /** Enforce or only observe. */
+    public Mode mode() {
+        return mode;
+    }
+
+    /** Tokens a request takes from each limit; at most every capacity. */
+    public Costs cost() {
+        return cost;
+    }
+
+    /** Token bucket, sliding log or calendar quota. */
+    public Algorithm algorithm() {
+        return algorithm;
+    }
+
+    /** What this policy does while Redis fails; {@code null} for the global mode. */
+    public FailureMode failureMode() {
+        return failureMode;
+    }
+
+    /** At most this many requests of one client in flight, or {@code null} for no such limit; a policy with one may have no rate limits. */
+    public Concurrency concurrency() {
+        return concurrency;
+    }
+
+    /** How this policy's refusal is answered. */
+    public Refusal refusal() {
+        return refusal;
+    }
+
+    /** Token leasing, or {@code null} for a store call per request; only for token-bucket rate limits without concurrency, at most the smallest burst. */
+    public Prefetch prefetch() {
+        return prefetch;
+    }
+
+    /** How it limits outbound calls. */
+    public Outbound outbound() {
+        return outbound;
     }
 
     /** This policy, its refusals answered as {@code shaped} says. */
     public Policy withRefusal(Refusal shaped) {
-        return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode,
-                concurrency, shaped, prefetch, outbound);
+        return toBuilder().refusal(shaped).build();
     }
 
     /**
@@ -159,13 +232,12 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
 
     /** This policy, limiting outbound calls as {@code calls} says. */
     public Policy withOutbound(Outbound calls) {
-        return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode,
-                concurrency, refusal, prefetch, calls);
+        return toBuilder().outbound(calls).build();
     }
 
     /** A policy of one token-bucket limit set, for every request, by address. */
     public static Policy of(String name, List<Limit> limits, KeyResolver key, RequestMatcher match) {
-        return new Policy(name, limits, Map.of(), key, "custom", match, Mode.ENFORCE, Costs.ONE, Algorithm.TOKEN_BUCKET, null, null);
+        return builder(name).limits(limits).key(key, "custom").match(match).build();
     }
 
     /**
@@ -223,7 +295,7 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
     /**
      * Whether {@code match} was configured (even as {@code /**}); {@code false} when it is the
      * default {@link RequestMatcher#ALL}. A limiter applies a policy that code of its application
-     * names ({@code @RateLimited}, {@link Integration#declareNamedInCode}) by path only when it has
+     * names ({@code @RateLimited}, {@link dev.tollgate.adapter.Integration#declareNamedInCode}) by path only when it has
      * a match of its own.
      */
     public boolean hasOwnMatch() {
@@ -237,5 +309,130 @@ public record Policy(String name, List<Limit> limits, Map<String, List<Limit>> p
      */
     public String limitName(int index, int count) {
         return count == 1 ? name : name + "-" + (index + 1);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Policy p && name.equals(p.name) && limits.equals(p.limits) && planLimits.equals(p.planLimits)
+                && key.equals(p.key) && keyText.equals(p.keyText) && match.equals(p.match) && mode == p.mode
+                && cost.equals(p.cost) && algorithm == p.algorithm && failureMode == p.failureMode
+                && Objects.equals(concurrency, p.concurrency) && refusal.equals(p.refusal)
+                && Objects.equals(prefetch, p.prefetch) && outbound.equals(p.outbound);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, limits, planLimits, keyText, mode, algorithm);
+    }
+
+    @Override
+    public String toString() {
+        return "Policy[name=" + name + ", limits=" + limits + ", planLimits=" + planLimits + ", key=" + keyText
+                + ", match=" + match + ", mode=" + mode + ", cost=" + cost + ", algorithm=" + algorithm
+                + (failureMode != null ? ", failureMode=" + failureMode : "")
+                + (concurrency != null ? ", concurrency=" + concurrency : "") + (prefetch != null ? ", prefetch=" + prefetch : "")
+                + "]";
+    }
+
+    /** Builds a {@link Policy}; checked as a whole by {@link #build()}. Not thread-safe. */
+    public static final class Builder {
+        private final String name;
+        private List<Limit> limits = List.of();
+        private Map<String, List<Limit>> planLimits = Map.of();
+        private KeyResolver key;
+        private String keyText;
+        private RequestMatcher match = RequestMatcher.ALL;
+        private Mode mode = Mode.ENFORCE;
+        private Costs cost = Costs.ONE;
+        private Algorithm algorithm = Algorithm.TOKEN_BUCKET;
+        private FailureMode failureMode;
+        private Concurrency concurrency;
+        private Refusal refusal = Refusal.STANDARD;
+        private Prefetch prefetch;
+        private Outbound outbound = Outbound.DEFAULT;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        /** The default plan's limits, all of which must admit a request. */
+        public Builder limits(List<Limit> all) {
+            this.limits = all;
+            return this;
+        }
+
+        /** The default plan's limits, all of which must admit a request. */
+        public Builder limits(Limit... all) {
+            return limits(List.of(all));
+        }
+
+        /** Other plans' limits, by plan name. */
+        public Builder planLimits(Map<String, List<Limit>> byPlan) {
+            this.planLimits = byPlan;
+            return this;
+        }
+
+        /** What identifies a client, and how it was written (for logs and messages). */
+        public Builder key(KeyResolver resolver, String text) {
+            this.key = resolver;
+            this.keyText = text;
+            return this;
+        }
+
+        public Builder match(RequestMatcher requests) {
+            this.match = requests;
+            return this;
+        }
+
+        public Builder mode(Mode m) {
+            this.mode = m;
+            return this;
+        }
+
+        public Builder cost(Costs c) {
+            this.cost = c;
+            return this;
+        }
+
+        public Builder algorithm(Algorithm a) {
+            this.algorithm = a;
+            return this;
+        }
+
+        /** What this policy does while Redis fails; {@code null} for the global mode. */
+        public Builder failureMode(FailureMode m) {
+            this.failureMode = m;
+            return this;
+        }
+
+        /** At most this many requests of one client in flight; {@code null} for no such limit. */
+        public Builder concurrency(Concurrency c) {
+            this.concurrency = c;
+            return this;
+        }
+
+        public Builder refusal(Refusal r) {
+            this.refusal = r;
+            return this;
+        }
+
+        /** Token leasing; {@code null} for a store call per request. */
+        public Builder prefetch(Prefetch p) {
+            this.prefetch = p;
+            return this;
+        }
+
+        public Builder outbound(Outbound o) {
+            this.outbound = o;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException when the policy could never work (no limit, a cost beyond a
+         *                                  burst, leasing that does not fit), saying why
+         */
+        public Policy build() {
+            return new Policy(this);
+        }
     }
 }

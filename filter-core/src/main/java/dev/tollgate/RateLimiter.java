@@ -103,7 +103,7 @@ public final class RateLimiter implements AutoCloseable {
      * @param name        a name for logs, metrics, JMX and health (the filter's name)
      * @param reloader    reads the configuration again for {@link #reload()}; {@code null} if it cannot change
      * @param application the application's class loader (a servlet context's): the policies its
-     *                    code names ({@link Integration#declareNamedInCode}) apply by {@code match}
+     *                    code names ({@link dev.tollgate.adapter.Integration#declareNamedInCode}) apply by {@code match}
      *                    only when they have a {@code match} of their own ({@link #check(RequestView)})
      */
     public static RateLimiter create(TollgateConfig config, String name, Supplier<TollgateConfig> reloader,
@@ -123,8 +123,8 @@ public final class RateLimiter implements AutoCloseable {
                 reloader, NamedPolicies.of(application));
         Engines.start(config, name, stores, limiter.guard);
         LIVE.add(limiter); // for health, then JMX, then the polling of the configuration if asked to
-        limiter.mbean = config.jmx() ? RateLimiterJmx.register(limiter, name) : null;
-        limiter.reloads.poll(config.reloadInterval());
+        limiter.mbean = config.runtime().jmx() ? RateLimiterJmx.register(limiter, name) : null;
+        limiter.reloads.poll(config.runtime().reloadInterval());
         return limiter;
     }
 
@@ -172,7 +172,7 @@ public final class RateLimiter implements AutoCloseable {
     /**
      * Decides for the policies whose {@code match} covers the request: those with a {@code match}
      * of their own that covers it, and those without one ({@code /**}) that no code of the
-     * application names ({@link Integration#declareNamedInCode}); a policy that code names and
+     * application names ({@link dev.tollgate.adapter.Integration#declareNamedInCode}); a policy that code names and
      * that has no {@code match} applies only where code names it.
      */
     public Decision check(RequestView request) {
@@ -242,7 +242,7 @@ public final class RateLimiter implements AutoCloseable {
     /** The headers, status and body for a decision. */
     public HttpAnswer answer(Decision decision) {
         TollgateConfig c = config;
-        return HttpContract.answer(decision, c.headers(), c.retryAfterJitter().toSeconds());
+        return HttpContract.answer(decision, c.http().headers(), c.http().retryAfterJitter().toSeconds());
     }
 
     /** How often the configuration is read again now (for tests). */

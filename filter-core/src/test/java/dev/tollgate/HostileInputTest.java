@@ -88,7 +88,7 @@ class HostileInputTest {
 
     private static void run(TollgateConfig config, long seed) {
         ManualClock clock = new ManualClock();
-        LocalStore store = new LocalStore(config.localMaxKeys(), clock::nowMicros);
+        LocalStore store = new LocalStore(config.store().localMaxKeys(), clock::nowMicros);
         HostileValues h = new HostileValues(seed);
         int decided = 0;
         int denied = 0;
@@ -110,7 +110,7 @@ class HostileInputTest {
                 }
             }
             log.assertClean();
-            assertTrue(store.size() <= config.localMaxKeys(), store.size() + " buckets");
+            assertTrue(store.size() <= config.store().localMaxKeys(), store.size() + " buckets");
             System.out.printf("[hostile] seed %d: %d requests in %d ms, %d decided by a policy, %d refused, %d refusal log lines,"
                             + " %d buckets held%n", seed, REQUESTS, (System.nanoTime() - start) / 1_000_000, decided, denied,
                     log.refusalLines, store.size());
@@ -156,7 +156,7 @@ class HostileInputTest {
             }
         };
         try (HostileRequests.LogCapture log = new HostileRequests.LogCapture();
-             RateLimiter limiter = new RateLimiter(config, new LocalStore(config.localMaxKeys(), new ManualClock()::nowMicros), null)) {
+             RateLimiter limiter = new RateLimiter(config, new LocalStore(config.store().localMaxKeys(), new ManualClock()::nowMicros), null)) {
             Decision d = limiter.check(broken, config.policies());
             HostileRequests.assertSafe(limiter, d, limiter.answer(d), () -> "broken view");
             assertEquals(config.policies().size(), d.results().size(), "every policy decided, on the fallback key");
@@ -175,7 +175,7 @@ class HostileInputTest {
                 "tollgate.policy.apikey.limits", "1/h");
         int clients = 1_000_000;
         ManualClock clock = new ManualClock();
-        LocalStore store = new LocalStore(config.localMaxKeys(), clock::nowMicros);
+        LocalStore store = new LocalStore(config.store().localMaxKeys(), clock::nowMicros);
         HostileValues h = new HostileValues(0xb0_07_ed);
         long start = System.nanoTime();
         int maxSeen = 0;
@@ -193,16 +193,16 @@ class HostileInputTest {
                 }
                 if (i % 50_000 == 0) {
                     maxSeen = Math.max(maxSeen, store.size());
-                    assertTrue(store.size() <= config.localMaxKeys(), "after " + i + " clients: " + store.size() + " buckets");
+                    assertTrue(store.size() <= config.store().localMaxKeys(), "after " + i + " clients: " + store.size() + " buckets");
                 }
             }
             maxSeen = Math.max(maxSeen, store.size());
-            assertTrue(store.size() <= config.localMaxKeys(), store.size() + " buckets");
+            assertTrue(store.size() <= config.store().localMaxKeys(), store.size() + " buckets");
             assertEquals(Decision.Verdict.DENY, limiter.check(last).verdict(), "the most recent client is still limited");
             log.assertClean();
         }
         System.out.printf("[hostile] %d distinct clients (%d buckets asked for) in %d ms; at most %d buckets held (max-keys %d)%n",
-                clients, 2 * clients, (System.nanoTime() - start) / 1_000_000, maxSeen, config.localMaxKeys());
+                clients, 2 * clients, (System.nanoTime() - start) / 1_000_000, maxSeen, config.store().localMaxKeys());
     }
 
     /**
@@ -217,7 +217,7 @@ class HostileInputTest {
         TollgateConfig config = HostileRequests.config(
                 "tollgate.policy.default.limits", "10/s",
                 "tollgate.policy.default.match", "GET /dl/*-*-*.zip");
-        try (RateLimiter limiter = new RateLimiter(config, new LocalStore(config.localMaxKeys(), new ManualClock()::nowMicros), null)) {
+        try (RateLimiter limiter = new RateLimiter(config, new LocalStore(config.store().localMaxKeys(), new ManualClock()::nowMicros), null)) {
             assertTrue(limiter.check(TestRequest.get("/dl/" + "-".repeat(100_000))).results().isEmpty(), "no .zip: no match");
             assertEquals(1, limiter.check(TestRequest.get("/dl/" + "-".repeat(100_000) + ".zip")).results().size());
             assertEquals(1, limiter.check(TestRequest.get("/dl/a-b-c.zip")).results().size());

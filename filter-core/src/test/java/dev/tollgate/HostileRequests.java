@@ -95,7 +95,7 @@ final class HostileRequests {
 
     /** Checks one decision and its HTTP answer; returns the storage keys it names. */
     static List<String> assertSafe(RateLimiter limiter, Decision d, HttpAnswer a, Supplier<String> where) {
-        String prefix = limiter.config().keyPrefix();
+        String prefix = limiter.config().store().keyPrefix();
         List<String> keys = new ArrayList<>(d.results().size());
         for (PolicyResult r : d.results()) {
             String client = r.clientKey();

@@ -2,6 +2,7 @@ package dev.tollgate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.tollgate.adapter.Integration;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;

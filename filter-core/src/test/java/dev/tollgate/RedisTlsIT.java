@@ -113,7 +113,7 @@ class RedisTlsIT {
         m.put("tollgate.jmx", "false");
         m.put("tollgate.metrics", "none");
         TollgateConfig c = TestConfigs.of(m);
-        assertTrue(c.redis().tls(), c.redis().describe());
+        assertTrue(TestConfigs.redis(c).tls(), TestConfigs.redis(c).describe());
         try (RateLimiter rl = RateLimiter.create(c, "tls", null)) {
             decidedBy(server, rl, "192.0.2.77");
         }

@@ -66,10 +66,10 @@ class ReloadOfStartKeysTest {
         Logger log = Logger.getLogger("dev.tollgate.config");
         log.addHandler(h);
         try (RateLimiter rl = RateLimiter.create(load(), "max-keys", this::load)) {
-            int before = rl.config().localMaxKeys();
+            int before = rl.config().store().localMaxKeys();
             settings.put("tollgate.local.max-keys", Integer.toString(before / 2));
             assertTrue(rl.reload());
-            assertEquals(before, rl.config().localMaxKeys(), "the configuration in force says what is in force");
+            assertEquals(before, rl.config().store().localMaxKeys(), "the configuration in force says what is in force");
             assertTrue(warnings.stream().anyMatch(w -> w.startsWith("WARNING TOLLGATE-012") && w.contains("tollgate.local.max-keys")
                     && w.contains("next start")), warnings.toString());
         } finally {

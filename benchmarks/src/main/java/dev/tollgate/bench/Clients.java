@@ -4,6 +4,8 @@ import dev.tollgate.RateLimiter;
 import dev.tollgate.RequestView;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
+import dev.tollgate.config.RedisSettings;
+import dev.tollgate.config.StoreSettings;
 import dev.tollgate.config.TollgateConfig;
 import java.time.Duration;
 import java.util.HashMap;
@@ -160,5 +162,10 @@ public final class Clients {
         public boolean userInRole(String role) {
             return false;
         }
+    }
+
+    /** The Redis settings of a configuration whose store is Redis. */
+    public static RedisSettings redis(TollgateConfig c) {
+        return ((StoreSettings.OnRedis) c.store()).redis();
     }
 }

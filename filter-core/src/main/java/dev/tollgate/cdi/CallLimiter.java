@@ -2,7 +2,7 @@ package dev.tollgate.cdi;
 
 import dev.tollgate.Decision;
 import dev.tollgate.HttpAnswer;
-import dev.tollgate.Integration;
+import dev.tollgate.adapter.Integration;
 import dev.tollgate.Permit;
 import dev.tollgate.Policy;
 import dev.tollgate.RateLimiter;

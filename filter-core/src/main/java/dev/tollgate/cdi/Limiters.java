@@ -1,6 +1,6 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.Integration;
+import dev.tollgate.adapter.Integration;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.TollgateConfig;

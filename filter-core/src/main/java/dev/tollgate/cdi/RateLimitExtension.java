@@ -1,6 +1,6 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.Integration;
+import dev.tollgate.adapter.Integration;
 import dev.tollgate.Policy;
 import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;

@@ -1,6 +1,6 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.Integration;
+import dev.tollgate.adapter.Integration;
 import dev.tollgate.RequestView;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;

@@ -180,8 +180,9 @@ final class PolicyReader {
         if (r.problems.size() > before) {
             return null;
         }
-        return new Policy(name, limits, planLimits, key, keyText, match, mode, cost, algorithm, failureMode, concurrency,
-                refusal, prefetch, outbound);
+        return Policy.builder(name).limits(limits).planLimits(planLimits).key(key, keyText).match(match).mode(mode)
+                .cost(cost).algorithm(algorithm).failureMode(failureMode).concurrency(concurrency).refusal(refusal)
+                .prefetch(prefetch).outbound(outbound).build();
     }
 
     /** The policy's token leasing, or {@code null} when {@code prefetch} is unset (a hold alone is refused). */

@@ -1,5 +1,6 @@
 package dev.tollgate.config;
 
+import dev.tollgate.config.text.Accepted;
 import dev.tollgate.config.text.ConfigMessages;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -38,7 +39,7 @@ final class RedisReader {
                                 + "=true")));
             }
         }
-        return s == null || tlsOptions == null ? s : s.withTlsOptions(tlsOptions);
+        return s == null || tlsOptions == null ? s : s.toBuilder().tlsOptions(tlsOptions).build();
     }
 
     private static boolean secret(Setting<?> setting) {
@@ -53,9 +54,10 @@ final class RedisReader {
      */
     private RedisSettings.TlsOptions tlsOptions() {
         int before = r.problems.size();
-        RedisSettings.TlsOptions o = new RedisSettings.TlsOptions(r.get(Settings.REDIS_TLS_TRUSTSTORE),
-                r.secret(Settings.REDIS_TLS_TRUSTSTORE_PASSWORD), r.get(Settings.REDIS_TLS_KEYSTORE),
-                r.secret(Settings.REDIS_TLS_KEYSTORE_PASSWORD), r.get(Settings.REDIS_TLS_VERIFY_HOSTNAME));
+        RedisSettings.TlsOptions o = RedisSettings.TlsOptions.builder()
+                .truststore(r.get(Settings.REDIS_TLS_TRUSTSTORE), r.secret(Settings.REDIS_TLS_TRUSTSTORE_PASSWORD))
+                .keystore(r.get(Settings.REDIS_TLS_KEYSTORE), r.secret(Settings.REDIS_TLS_KEYSTORE_PASSWORD))
+                .verifyHostname(r.get(Settings.REDIS_TLS_VERIFY_HOSTNAME)).build();
         orphan(o.truststorePassword() != null && o.truststore() == null, Settings.REDIS_TLS_TRUSTSTORE_PASSWORD,
                 Settings.REDIS_TLS_TRUSTSTORE);
         orphan(o.keystorePassword() != null && o.keystore() == null, Settings.REDIS_TLS_KEYSTORE_PASSWORD,
@@ -144,13 +146,15 @@ final class RedisReader {
             }
             // tollgate.redis.tls=true asks for TLS whatever the scheme says: a redis:// URI beside it
             // must not quietly send the password and the keys in the clear (issue 21).
-            return new RedisSettings(s.topology(), s.nodes(), null, s.tls() || tls, user != null ? user : s.user(),
-                    password != null ? password : s.password(), s.database(), timeout, pool, failures, openFor, pipelining);
+            return s.toBuilder().tls(s.tls() || tls).credentials(user != null ? user : s.user(),
+                    password != null ? password : s.password()).timeout(timeout).poolSize(pool)
+                    .circuit(failures, openFor).autoPipelining(pipelining).build();
         }
         if (cluster.isPresent()) {
             List<String> nodes = r.parse(cluster.get(), Settings.REDIS_CLUSTER, null);
-            return nodes == null ? null : new RedisSettings(RedisSettings.Topology.CLUSTER, nodes, null, tls, user,
-                    password, 0, timeout, pool, failures, openFor, pipelining);
+            return nodes == null ? null : RedisSettings.builder(new RedisSettings.Cluster(nodes)).tls(tls)
+                    .credentials(user, password).timeout(timeout).poolSize(pool).circuit(failures, openFor)
+                    .autoPipelining(pipelining).build();
         }
         if (master.isPresent() || sentinels.isPresent()) {
             if (master.isEmpty()) {
@@ -166,9 +170,9 @@ final class RedisReader {
             List<String> nodes = r.parse(sentinels.get(), Settings.REDIS_SENTINEL_NODES, null);
             String masterName = r.parse(master.get(), Settings.REDIS_SENTINEL_MASTER, null);
             return nodes == null || masterName == null || sentinelAuth == null ? null
-                    : new RedisSettings(RedisSettings.Topology.SENTINEL, nodes, masterName, tls, user, password,
-                            sentinelAuth.database(), timeout, pool, failures, openFor, pipelining, sentinelAuth.user(),
-                            sentinelAuth.password());
+                    : RedisSettings.builder(new RedisSettings.Sentinel(masterName, nodes, sentinelAuth.database(),
+                            sentinelAuth.user(), sentinelAuth.password())).tls(tls).credentials(user, password)
+                            .timeout(timeout).poolSize(pool).circuit(failures, openFor).autoPipelining(pipelining).build();
         }
         return null;
     }

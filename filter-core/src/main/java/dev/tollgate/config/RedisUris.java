@@ -65,10 +65,8 @@ final class RedisUris {
         if (uri.getQuery() != null || uri.getFragment() != null) {
             throw new IllegalArgumentException("it must not have a query or fragment");
         }
-        RedisSettings defaults = RedisSettings.standalone(host, port, Settings.REDIS_TIMEOUT.defaultValue());
-        return new RedisSettings(RedisSettings.Topology.STANDALONE, defaults.nodes(), null, scheme.equals("rediss"), user,
-                password, db, defaults.timeout(), defaults.poolSize(), defaults.circuitFailures(), defaults.circuitOpenFor(),
-                defaults.autoPipelining());
+        return RedisSettings.builder(RedisSettings.Topology.standalone(host, port, db)).tls(scheme.equals("rediss"))
+                .credentials(user, password).build();
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.tollgate.config;
 
+import dev.tollgate.config.text.Accepted;
 import dev.tollgate.AddressRanges;
 import dev.tollgate.Algorithm;
 import dev.tollgate.AllowList;

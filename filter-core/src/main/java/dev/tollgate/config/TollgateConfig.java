@@ -10,94 +10,140 @@ import dev.tollgate.spi.KeyResolverProvider;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 
 /**
- * The validated configuration. {@link #load} reads every key, checks every value, and throws one
+ * The validated configuration, grouped by job: whether Tollgate limits at all, where buckets are
+ * kept ({@link StoreSettings}: in memory or on Redis), who the client is ({@link IdentitySettings}),
+ * the policies, what the answers say ({@link HttpSettings}) and how the limiter runs
+ * ({@link RuntimeSettings}). {@link #load} reads every key, checks every value, and throws one
  * {@link ConfigException} listing every problem, so a bad value stops start-up with a message
- * that names the key, the value, where it came from and what is accepted.
+ * that names the key, the value, where it came from and what is accepted; {@link #builder()}
+ * builds one in code. A key added later is a builder method, never a broken constructor.
  *
  * <p>Names in the sources that no key matches are reported by {@link #load} as warnings, or with
  * {@code tollgate.strict-config=true} as problems.
  *
  * <p>Immutable and thread-safe.
- *
- * @param enabled          whether Tollgate limits at all
- * @param redis            the Redis to use, or {@code null} for the in-memory store
- * @param failureMode      what to do while Redis fails
- * @param keyPrefix        prefix of every storage key
- * @param policies         the policies, in declared order
- * @param headers          which headers responses carry
- * @param localMaxKeys     most buckets kept in memory
- * @param jaxrsGlobal      whether the JAX-RS adapter applies policies by {@code match} to resources
- *                         without {@code @RateLimited}
- * @param clientAddresses  how the client's address is found (trusted proxies, grouping)
- * @param allowList        clients never limited
- * @param plans            the plans, if any
- * @param retryAfterJitter the most added at random to {@code Retry-After}
- * @param metrics          where metrics go: {@code auto}, {@code none}, {@code opentelemetry}, {@code micrometer}
- * @param reloadInterval   how often the configuration is read again; zero: never
- * @param jmx              whether the limiter registers a JMX bean
- * @param fingerprint      a digest of every value read, to tell whether a reload changed anything
- * @param denyCache        whether refusals from Redis are remembered until their Retry-After
- * @param compactKeys      whether storage keys are hashed to save Redis memory
- * @param clearClientKeys  whether log lines name clients by their whole key ({@code tollgate.log.client-keys=clear})
- *                         rather than by a fingerprint
- * @param warnings         the names found in the sources that Tollgate does not read ({@code TOLLGATE-004},
- *                         {@code TOLLGATE-005}), each logged once; with {@code tollgate.strict-config} they refuse the start instead
- * @param origins          for the values the engine checks when it opens (the TLS trust and key stores and their
- *                         passwords: can the files be read?), each value as a message shows it (a password as
- *                         {@code ****}) and where it came from, by key; empty for a configuration not read from sources
  */
-public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode failureMode, String keyPrefix,
-                             List<Policy> policies, HeaderStyle headers, int localMaxKeys, boolean jaxrsGlobal,
-                             ClientAddresses clientAddresses, AllowList allowList, Plans plans,
-                             Duration retryAfterJitter, String metrics, Duration reloadInterval, boolean jmx,
-                             String fingerprint, boolean denyCache, boolean compactKeys, boolean clearClientKeys,
-                             List<String> warnings, Map<String, ConfigValue> origins) {
+public final class TollgateConfig {
 
     private static final Logger LOG = Logger.getLogger("dev.tollgate.config");
     /** Warnings already logged, so a reload every 30 s does not repeat them; bounded, then every warning is logged. */
     private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+    /** Configurations built in code, each its own fingerprint. */
+    private static final AtomicLong BUILT = new AtomicLong();
 
-    public TollgateConfig {
-        policies = List.copyOf(policies);
-        warnings = List.copyOf(warnings);
-        origins = Map.copyOf(origins);
+    private final boolean enabled;
+    private final StoreSettings store;
+    private final IdentitySettings identity;
+    private final List<Policy> policies;
+    private final HttpSettings http;
+    private final RuntimeSettings runtime;
+    private final String fingerprint;
+    private final List<String> warnings;
+    private final Map<String, ConfigValue> origins;
+
+    private TollgateConfig(Builder b) {
+        this.enabled = b.enabled;
+        this.store = Objects.requireNonNull(b.store, "store");
+        this.identity = Objects.requireNonNull(b.identity, "identity");
+        this.policies = List.copyOf(b.policies);
+        this.http = Objects.requireNonNull(b.http, "http");
+        this.runtime = Objects.requireNonNull(b.runtime, "runtime");
+        this.fingerprint = b.fingerprint != null ? b.fingerprint : "built:" + BUILT.incrementAndGet();
+        this.warnings = List.copyOf(b.warnings);
+        this.origins = Map.copyOf(b.origins);
     }
 
-    /** A configuration not read from sources: no {@link #origins()}. */
-    public TollgateConfig(boolean enabled, RedisSettings redis, FailureMode failureMode, String keyPrefix,
-                          List<Policy> policies, HeaderStyle headers, int localMaxKeys, boolean jaxrsGlobal,
-                          ClientAddresses clientAddresses, AllowList allowList, Plans plans,
-                          Duration retryAfterJitter, String metrics, Duration reloadInterval, boolean jmx,
-                          String fingerprint, boolean denyCache, boolean compactKeys, boolean clearClientKeys,
-                          List<String> warnings) {
-        this(enabled, redis, failureMode, keyPrefix, policies, headers, localMaxKeys, jaxrsGlobal, clientAddresses,
-                allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint, denyCache, compactKeys,
-                clearClientKeys, warnings, Map.of());
+    /** A configuration in code: enabled, in memory, no policy, every value its key's default. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this configuration, to change some of it. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.enabled = enabled;
+        b.store = store;
+        b.identity = identity;
+        b.policies = policies;
+        b.http = http;
+        b.runtime = runtime;
+        b.warnings = warnings;
+        b.origins = origins;
+        return b;
+    }
+
+    /** Whether Tollgate limits at all ({@code tollgate.enabled}). */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** Where buckets are kept. */
+    public StoreSettings store() {
+        return store;
+    }
+
+    /** Who the client is. */
+    public IdentitySettings identity() {
+        return identity;
+    }
+
+    /** The policies, in declared order. */
+    public List<Policy> policies() {
+        return policies;
+    }
+
+    /** What the answers say. */
+    public HttpSettings http() {
+        return http;
+    }
+
+    /** How the limiter runs. */
+    public RuntimeSettings runtime() {
+        return runtime;
+    }
+
+    /** A digest of every value read, to tell whether a reload changed anything; unique for a built configuration. */
+    public String fingerprint() {
+        return fingerprint;
     }
 
     /**
-     * This configuration with what only a start can change taken from {@code start}: the Redis
-     * settings (connections are opened once) and {@code tollgate.local.max-keys} (the in-memory
-     * store is sized once).
+     * The names found in the sources that Tollgate does not read ({@code TOLLGATE-004},
+     * {@code TOLLGATE-005}), each logged once; with {@code tollgate.strict-config} they refuse the start instead.
      */
-    public TollgateConfig withStartOnly(TollgateConfig start) {
-        return new TollgateConfig(enabled, start.redis, failureMode, keyPrefix, policies, headers, start.localMaxKeys,
-                jaxrsGlobal, clientAddresses, allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint,
-                denyCache, compactKeys, clearClientKeys, warnings, start.origins);
+    public List<String> warnings() {
+        return warnings;
     }
 
-    /** This configuration with other Redis settings (and the {@link #origins()} of their TLS values only if those are the same). */
-    public TollgateConfig withRedis(RedisSettings other) {
-        return new TollgateConfig(enabled, other, failureMode, keyPrefix, policies, headers, localMaxKeys, jaxrsGlobal,
-                clientAddresses, allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint, denyCache,
-                compactKeys, clearClientKeys, warnings, redis != null && other != null
-                && redis.tlsOptions().equals(other.tlsOptions()) ? origins : Map.of());
+    /**
+     * For the values the engine checks when it opens (the TLS trust and key stores and their
+     * passwords: can the files be read?), each value as a message shows it (a password as
+     * {@code ****}) and where it came from, by key; empty for a configuration not read from sources.
+     */
+    public Map<String, ConfigValue> origins() {
+        return origins;
+    }
+
+    /**
+     * This configuration with what only a start can change taken from {@code start}: the store's
+     * kind and Redis settings (connections are opened once) and {@code tollgate.local.max-keys}
+     * (the in-memory store is sized once).
+     */
+    public TollgateConfig withStartOnly(TollgateConfig start) {
+        StoreSettings kept = start.store.withKeys(store.keyPrefix(), store.compactKeys())
+                .withFailureMode(store.failureMode()).withDenyCache(store.denyCache());
+        Builder b = toBuilder().store(kept);
+        b.fingerprint = fingerprint;
+        b.origins = start.origins;
+        return b.build();
     }
 
     /** The policy of that name, if configured. */
@@ -108,6 +154,12 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
             }
         }
         return Optional.empty();
+    }
+
+    @Override
+    public String toString() {
+        return "TollgateConfig[enabled=" + enabled + ", store=" + store + ", policies=" + policies.size() + ", " + http
+                + ", " + runtime + "]";
     }
 
     /**
@@ -163,8 +215,81 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                 LOG.warning(w);
             }
         }
-        return new TollgateConfig(enabled, redis, failureMode, prefix, policies, headers, maxKeys, jaxrsGlobal,
-                addresses, allowList, plans, jitter, metrics, reloadInterval, jmx, r.fingerprint(), denyCache, compactKeys,
-                clearClientKeys, warnings, redis == null ? Map.of() : RedisReader.tlsOrigins(r));
+        StoreSettings store = (redis == null ? StoreSettings.inMemory() : StoreSettings.redis(redis))
+                .withKeys(prefix, compactKeys).withLocalMaxKeys(maxKeys).withFailureMode(failureMode).withDenyCache(denyCache);
+        Builder b = builder().enabled(enabled).store(store)
+                .identity(IdentitySettings.builder().clientAddresses(addresses).allowList(allowList).plans(plans).build())
+                .policies(policies)
+                .http(HttpSettings.builder().headers(headers).retryAfterJitter(jitter).jaxrsGlobal(jaxrsGlobal).build())
+                .runtime(RuntimeSettings.builder().metrics(metrics).reloadInterval(reloadInterval).jmx(jmx)
+                        .clearClientKeys(clearClientKeys).build());
+        b.fingerprint = r.fingerprint();
+        b.warnings = warnings;
+        b.origins = redis == null ? Map.of() : RedisReader.tlsOrigins(r);
+        return b.build();
+    }
+
+    /** Builds a {@link TollgateConfig} in code; every value starts at its key's default. Not thread-safe. */
+    public static final class Builder {
+        private boolean enabled = Settings.ENABLED.defaultValue();
+        private StoreSettings store = StoreSettings.inMemory();
+        private IdentitySettings identity = IdentitySettings.DEFAULTS;
+        private List<Policy> policies = List.of();
+        private HttpSettings http = HttpSettings.DEFAULTS;
+        private RuntimeSettings runtime = RuntimeSettings.DEFAULTS;
+        private String fingerprint;
+        private List<String> warnings = List.of();
+        private Map<String, ConfigValue> origins = Map.of();
+
+        private Builder() {
+        }
+
+        public Builder enabled(boolean on) {
+            this.enabled = on;
+            return this;
+        }
+
+        public Builder store(StoreSettings where) {
+            this.store = where;
+            return this;
+        }
+
+        /** Buckets on this Redis, every other store value as it was. */
+        public Builder redis(RedisSettings redis) {
+            this.store = store instanceof StoreSettings.OnRedis r ? r.withRedis(redis)
+                    : StoreSettings.redis(redis).withKeys(store.keyPrefix(), store.compactKeys())
+                            .withLocalMaxKeys(store.localMaxKeys()).withFailureMode(store.failureMode())
+                            .withDenyCache(store.denyCache());
+            return this;
+        }
+
+        public Builder identity(IdentitySettings who) {
+            this.identity = who;
+            return this;
+        }
+
+        public Builder policies(List<Policy> all) {
+            this.policies = List.copyOf(all);
+            return this;
+        }
+
+        /** The policies, in order. */
+        public Builder policies(Policy... all) {
+            return policies(List.of(all));
+        }
+
+        public Builder http(HttpSettings answers) {
+            this.http = answers;
+            return this;
+        }
+
+        public Builder runtime(RuntimeSettings how) {
+            this.runtime = how;
+            return this;
+        }
+
+        public TollgateConfig build() {
+            return new TollgateConfig(this);
+        }
     }
 }

@@ -107,13 +107,13 @@ class RedisTlsConfigIT {
             TollgateConfig c = load(map(TRUSTSTORE, trust.toString(), TRUSTSTORE_PASSWORD, TestCertificates.PASSWORD,
                     KEYSTORE, certs.clientKeyStore().toString(), KEYSTORE_PASSWORD, TestCertificates.PASSWORD,
                     Settings.REDIS_TLS_VERIFY_HOSTNAME.name(), "false"));
-            RedisSettings.TlsOptions o = c.redis().tlsOptions();
-            assertEquals(new RedisSettings.TlsOptions(trust.toString(), TestCertificates.PASSWORD, certs.clientKeyStore().toString(),
-                    TestCertificates.PASSWORD, false), o);
+            RedisSettings.TlsOptions o = TestConfigs.redis(c).tlsOptions();
+            assertEquals(RedisSettings.TlsOptions.builder().truststore(trust.toString(), TestCertificates.PASSWORD)
+                    .keystore(certs.clientKeyStore().toString(), TestCertificates.PASSWORD).verifyHostname(false).build(), o);
             assertFalse(o.toString().contains(TestCertificates.PASSWORD), o.toString());
-            assertFalse(c.redis().toString().contains(TestCertificates.PASSWORD), c.redis().toString());
+            assertFalse(TestConfigs.redis(c).toString().contains(TestCertificates.PASSWORD), TestConfigs.redis(c).toString());
         }
-        assertEquals(RedisSettings.TlsOptions.DEFAULT, load(Map.of()).redis().tlsOptions(), "no TLS key: the JVM's defaults");
+        assertEquals(RedisSettings.TlsOptions.DEFAULT, TestConfigs.redis(load(Map.of())).tlsOptions(), "no TLS key: the JVM's defaults");
     }
 
     /** The engine's check is the start's: a store that cannot be read stops {@code RateLimiter.create}, and a reload that brings one is refused. */

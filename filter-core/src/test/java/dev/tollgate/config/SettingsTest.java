@@ -29,12 +29,12 @@ class SettingsTest {
     void theDefaultsAreWhatAnEmptyConfigurationLoads() {
         TollgateConfig c = TestConfigs.of("tollgate.policy.default.limits", "1/s");
         assertEquals(Settings.ENABLED.defaultValue(), c.enabled());
-        assertEquals(Settings.REDIS_FAILURE_MODE.defaultValue(), c.failureMode());
-        assertEquals(Settings.REDIS_KEY_PREFIX.defaultValue(), c.keyPrefix());
-        assertEquals(Settings.HEADERS.defaultValue(), c.headers());
-        assertEquals(Settings.LOCAL_MAX_KEYS.defaultValue(), c.localMaxKeys());
-        assertEquals(Settings.RELOAD_INTERVAL.defaultValue(), c.reloadInterval());
-        assertEquals(Duration.ZERO, c.retryAfterJitter());
+        assertEquals(Settings.REDIS_FAILURE_MODE.defaultValue(), c.store().failureMode());
+        assertEquals(Settings.REDIS_KEY_PREFIX.defaultValue(), c.store().keyPrefix());
+        assertEquals(Settings.HEADERS.defaultValue(), c.http().headers());
+        assertEquals(Settings.LOCAL_MAX_KEYS.defaultValue(), c.store().localMaxKeys());
+        assertEquals(Settings.RELOAD_INTERVAL.defaultValue(), c.runtime().reloadInterval());
+        assertEquals(Duration.ZERO, c.http().retryAfterJitter());
         assertSame(RequestMatcher.ALL, c.policies().get(0).match(), "an unset match is ALL itself: Policy.hasMatch tells by identity");
         assertSame(Costs.ONE, c.policies().get(0).cost());
         assertEquals("ip", c.policies().get(0).keyText());

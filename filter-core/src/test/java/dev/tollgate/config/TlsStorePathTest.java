@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.config.text.Accepted;
 import dev.tollgate.testing.TestConfigs;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,10 +2,12 @@ package dev.tollgate.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.Mode;
 import dev.tollgate.Policy;
 import java.time.Duration;
@@ -30,9 +32,9 @@ class TollgateConfigTest {
     void theSmallestConfigurationIsOneLimit() {
         TollgateConfig c = load(Map.of("tollgate.policy.default.limits", "10/s burst 20"));
         assertTrue(c.enabled());
-        assertNull(c.redis(), "no URI: the in-memory store");
-        assertEquals(FailureMode.LOCAL, c.failureMode());
-        assertEquals(HeaderStyle.DRAFT, c.headers());
+        assertInstanceOf(StoreSettings.InMemory.class, c.store(), "no URI: the in-memory store");
+        assertEquals(FailureMode.LOCAL, c.store().failureMode());
+        assertEquals(HeaderStyle.DRAFT, c.http().headers());
         Policy p = c.policies().get(0);
         assertEquals("default", p.name());
         assertEquals(20, p.limits().get(0).capacity());
@@ -63,8 +65,8 @@ class TollgateConfigTest {
         m.put("tollgate.policy.login.cost", "2");
         TollgateConfig c = load(m);
         assertFalse(c.enabled());
-        RedisSettings r = c.redis();
-        assertEquals(RedisSettings.Topology.STANDALONE, r.topology());
+        RedisSettings r = TestConfigs.redis(c);
+        assertInstanceOf(RedisSettings.Standalone.class, r.topology());
         assertEquals(List.of("redis.example:6380"), r.nodes());
         assertTrue(r.tls());
         assertEquals("app", r.user());
@@ -74,10 +76,10 @@ class TollgateConfigTest {
         assertEquals(32, r.poolSize());
         assertEquals("rediss://app:****@redis.example:6380/2", r.describe());
         assertFalse(r.toString().contains("s3cret"));
-        assertEquals(FailureMode.CLOSED, c.failureMode());
-        assertEquals("rl:", c.keyPrefix());
-        assertEquals(HeaderStyle.BOTH, c.headers());
-        assertEquals(5000, c.localMaxKeys());
+        assertEquals(FailureMode.CLOSED, c.store().failureMode());
+        assertEquals("rl:", c.store().keyPrefix());
+        assertEquals(HeaderStyle.BOTH, c.http().headers());
+        assertEquals(5000, c.store().localMaxKeys());
         assertEquals(2, c.policies().size());
         assertEquals(2, c.policy("api").orElseThrow().limits().size());
         Policy login = c.policy("login").orElseThrow();
@@ -109,8 +111,8 @@ class TollgateConfigTest {
                 ConfigSources.of("context-param", Map.of("tollgate.headers", "legacy", "tollgate.redis.key-prefix", "ctx:")));
         TollgateConfig c = TollgateConfig.load(lookup, null);
         assertEquals(1, c.policies().get(0).limits().get(0).capacity());
-        assertEquals(HeaderStyle.NONE, c.headers());
-        assertEquals("ctx:", c.keyPrefix());
+        assertEquals(HeaderStyle.NONE, c.http().headers());
+        assertEquals("ctx:", c.store().keyPrefix());
     }
 
     @Test
@@ -191,22 +193,22 @@ class TollgateConfigTest {
 
     @Test
     void theSentinelsHaveTheirOwnUserAndPasswordAndTheMasterADatabase() {
-        RedisSettings r = load(sentinel("tollgate.redis.user", "app", "tollgate.redis.password", "master-secret",
+        RedisSettings r = TestConfigs.redis(load(sentinel("tollgate.redis.user", "app", "tollgate.redis.password", "master-secret",
                 "tollgate.redis.sentinel.user", "watcher", "tollgate.redis.sentinel.password", "sentinel-secret",
-                "tollgate.redis.sentinel.database", "3")).redis();
-        assertEquals(RedisSettings.Topology.SENTINEL, r.topology());
+                "tollgate.redis.sentinel.database", "3")));
+        RedisSettings.Sentinel sentinel = assertInstanceOf(RedisSettings.Sentinel.class, r.topology());
         assertEquals("app", r.user());
         assertEquals("master-secret", r.password());
-        assertEquals("watcher", r.sentinelUser());
-        assertEquals("sentinel-secret", r.sentinelPassword());
+        assertEquals("watcher", sentinel.user());
+        assertEquals("sentinel-secret", sentinel.password());
         assertEquals(3, r.database());
         assertEquals("Redis master 'mymaster' as app:**** db 3 via sentinels watcher:****@[10.0.0.1:26379, 10.0.0.2:26379]",
                 r.describe());
         assertFalse(r.toString().contains("secret"), r.toString());
 
-        RedisSettings plain = load(sentinel()).redis();
-        assertNull(plain.sentinelUser());
-        assertNull(plain.sentinelPassword());
+        RedisSettings plain = TestConfigs.redis(load(sentinel()));
+        assertNull(((RedisSettings.Sentinel) plain.topology()).user());
+        assertNull(((RedisSettings.Sentinel) plain.topology()).password());
         assertEquals(0, plain.database());
         assertEquals("Redis master 'mymaster' via sentinels [10.0.0.1:26379, 10.0.0.2:26379]", plain.describe());
     }
@@ -258,12 +260,12 @@ class TollgateConfigTest {
     /** tls=true with a redis:// URI is TLS (issue 21: it talked plaintext, silently). */
     @Test
     void tlsTrueMakesAPlainUriTls() {
-        RedisSettings r = load(Map.of("tollgate.redis.uri", "redis://app:s3cret@redis.example:6379",
-                "tollgate.redis.tls", "true", "tollgate.policy.default.limits", "10/s")).redis();
+        RedisSettings r = TestConfigs.redis(load(Map.of("tollgate.redis.uri", "redis://app:s3cret@redis.example:6379",
+                "tollgate.redis.tls", "true", "tollgate.policy.default.limits", "10/s")));
         assertTrue(r.tls());
         assertEquals("rediss://app:****@redis.example:6379", r.describe());
-        assertFalse(load(Map.of("tollgate.redis.uri", "redis://redis.example:6379", "tollgate.policy.default.limits",
-                "10/s")).redis().tls());
+        assertFalse(TestConfigs.redis(load(Map.of("tollgate.redis.uri", "redis://redis.example:6379", "tollgate.policy.default.limits",
+                "10/s"))).tls());
     }
 
     /** A lease without a concurrency, a hold without a prefetch: refused, naming the key (issue 21: accepted and ignored). */

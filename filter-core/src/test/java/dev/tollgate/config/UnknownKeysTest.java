@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.testing.TestConfigs;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +85,7 @@ class UnknownKeysTest {
                         + " mean TOLLGATE_REDIS_TIMEOUT (tollgate.redis.timeout)?",
                 "TOLLGATE-004: tollgate.Redis.Timeout (from test map) matches no configuration key and is ignored; did you"
                         + " mean tollgate.redis.timeout?"), c.warnings());
-        assertEquals(Settings.REDIS_TIMEOUT.defaultValue(), c.redis().timeout(), "neither was read");
+        assertEquals(Settings.REDIS_TIMEOUT.defaultValue(), TestConfigs.redis(c).timeout(), "neither was read");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.tollgate.docs;
 
+import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSource;
@@ -156,7 +157,7 @@ public final class ReferencePages {
         TollgateConfig config = load(Map.of("TOLLGATE_REDIS_URI", "redis://app:secret@redis.internal:6379",
                 "TOLLGATE_POLICIES", "api", "TOLLGATE_POLICY_API_LIMITS", "10/s burst 20; 1000/day",
                 "TOLLGATE_POLICY_API_KEY", "header:X-Api-Key"));
-        String target = config.redis().describe();
+        String target = TestConfigs.redis(config).describe();
         String description = ConfigDescription.of(config);
         x.put(Messages.STARTED, Messages.started("tollgate", true, "store " + target + " (timeout 100 ms, failure mode"
                 + " local)", description));

@@ -61,4 +61,12 @@ public final class TestConfigs {
         }
         return m;
     }
+
+    /** The Redis settings of {@code c}, whose store must be Redis. */
+    public static dev.tollgate.config.RedisSettings redis(TollgateConfig c) {
+        if (c.store() instanceof dev.tollgate.config.StoreSettings.OnRedis r) {
+            return r.redis();
+        }
+        throw new AssertionError("not a Redis store: " + c.store());
+    }
 }

@@ -3,7 +3,7 @@ package dev.tollgate.jaxrs;
 import dev.tollgate.Limit;
 import dev.tollgate.Plans;
 import dev.tollgate.Policy;
-import dev.tollgate.Integration;
+import dev.tollgate.adapter.Integration;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;

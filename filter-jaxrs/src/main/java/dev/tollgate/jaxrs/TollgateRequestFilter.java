@@ -4,7 +4,7 @@ import dev.tollgate.Decision;
 import dev.tollgate.HttpAnswer;
 import dev.tollgate.Permit;
 import dev.tollgate.Policy;
-import dev.tollgate.Integration;
+import dev.tollgate.adapter.Integration;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.config.TollgateConfig;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -132,7 +132,7 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
             List<Policy> now = new ArrayList<>(2);
             List<Policy> later = new ArrayList<>(0);
             for (Policy p : policies(config, view)) {
-                (TollgateFeature.afterAuthentication(p, config.plans()) ? later : now).add(p);
+                (TollgateFeature.afterAuthentication(p, config.identity().plans()) ? later : now).add(p);
             }
             if (!later.isEmpty()) {
                 request.setProperty(AFTER_AUTHENTICATION, later);
@@ -149,7 +149,7 @@ abstract class TollgateRequestFilter implements ContainerRequestFilter {
                 }
                 return out;
             }
-            if (!config.jaxrsGlobal()) {
+            if (!config.http().jaxrsGlobal()) {
                 return List.of();
             }
             return limiter.matching(view);

@@ -68,7 +68,7 @@ class RateLimitExceededMapperIT {
         @GET
         @RateLimited("shown")
         public String get() {
-            return String.valueOf(request.getAttribute(dev.tollgate.Integration.DECIDED_ATTRIBUTE));
+            return String.valueOf(request.getAttribute(dev.tollgate.adapter.Integration.DECIDED_ATTRIBUTE));
         }
     }
 

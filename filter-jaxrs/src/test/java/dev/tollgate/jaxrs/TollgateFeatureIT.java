@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.Integration;
+import dev.tollgate.adapter.Integration;
 import dev.tollgate.testing.RedisEndpoint;
 import dev.tollgate.testing.WithRedis;
 import jakarta.annotation.Priority;

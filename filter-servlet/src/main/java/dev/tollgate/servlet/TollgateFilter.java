@@ -2,7 +2,7 @@ package dev.tollgate.servlet;
 
 import dev.tollgate.Decision;
 import dev.tollgate.HttpAnswer;
-import dev.tollgate.Integration;
+import dev.tollgate.adapter.Integration;
 import dev.tollgate.Permit;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.config.ConfigException;

@@ -2,7 +2,7 @@ package dev.tollgate.servlet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tollgate.Integration;
+import dev.tollgate.adapter.Integration;
 import dev.tollgate.cdi.RateLimitExceededException;
 import dev.tollgate.cdi.RateLimitExtension;
 import dev.tollgate.cdi.RateLimited;

@@ -2,7 +2,7 @@ package dev.tollgate.servlet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.tollgate.Integration;
+import dev.tollgate.adapter.Integration;
 import dev.tollgate.testing.RedisEndpoint;
 import dev.tollgate.testing.WithRedis;
 import jakarta.servlet.http.HttpServlet;

@@ -51,7 +51,7 @@ final class CallCost {
         ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         RedisClient ping = AppCpuServer.pingClient(redisPort);
         RateLimiter limiter = RateLimiter.create(Clients.config(true, true, LIMIT));
-        RedisStore store = new RedisStore(JedisPort.standalone(Clients.config(true, true, LIMIT).redis()));
+        RedisStore store = new RedisStore(JedisPort.standalone(Clients.redis(Clients.config(true, true, LIMIT))));
         try {
             RequestView[] views = new RequestView[KEYS];
             @SuppressWarnings("unchecked")

@@ -71,10 +71,10 @@ public final class ClusterRun {
 
             List<String> names = List.of("standalone", "cluster", "clusterUnpipelined");
             List<RedisStore> stores = List.of(
-                    new RedisStore(JedisPort.create(settings(RedisSettings.Topology.STANDALONE,
-                            List.of(standalone.host() + ":" + standalone.port()), timeout, pool, true))),
-                    new RedisStore(JedisPort.create(settings(RedisSettings.Topology.CLUSTER, masters, timeout, pool, true))),
-                    new RedisStore(JedisPort.create(settings(RedisSettings.Topology.CLUSTER, masters, timeout, pool, false))));
+                    new RedisStore(JedisPort.create(settings(new RedisSettings.Standalone(standalone.host() + ":" + standalone.port(), 0),
+                            timeout, pool, true))),
+                    new RedisStore(JedisPort.create(settings(new RedisSettings.Cluster(masters), timeout, pool, true))),
+                    new RedisStore(JedisPort.create(settings(new RedisSettings.Cluster(masters), timeout, pool, false))));
             try {
                 double[] medians = measure(stores, threads, rounds, sliceMillis);
                 StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
@@ -107,10 +107,9 @@ public final class ClusterRun {
         throw new IOException("no free port pair for a cluster node");
     }
 
-    private static RedisSettings settings(RedisSettings.Topology topology, List<String> nodes, Duration timeout, int pool,
-                                          boolean pipelined) {
-        return new RedisSettings(topology, nodes, null, false, null, null, 0, timeout, pool, 3, Duration.ofSeconds(1),
-                pipelined);
+    private static RedisSettings settings(RedisSettings.Topology topology, Duration timeout, int pool, boolean pipelined) {
+        return RedisSettings.builder(topology).timeout(timeout).poolSize(pool).circuit(3, Duration.ofSeconds(1))
+                .autoPipelining(pipelined).build();
     }
 
     private static void awaitClusterOk(List<RedisServer> nodes) throws InterruptedException {

@@ -38,7 +38,7 @@ final class Contenders implements AutoCloseable {
     private final RateLimiter limiter = Clients.limiter(true);
     private final RateLimiter unpipelined = Clients.unpipelinedLimiter();
     private final RateLimiter local = Clients.limiter(false);
-    private final RedisStore store = new RedisStore(JedisPort.standalone(Clients.config(true).redis()));
+    private final RedisStore store = new RedisStore(JedisPort.standalone(Clients.redis(Clients.config(true))));
     private final String trivial = floor.scriptLoad("return 1");
     private final String article = DecisionBench.readArticleScript();
     final LongAdder fallbacks = new LongAdder();

@@ -98,7 +98,7 @@ public class DecisionBench {
                 limiter = Clients.unpipelinedLimiter();
                 break;
             case "tollgateStore":
-                store = new RedisStore(JedisPort.standalone(Clients.config(true).redis()));
+                store = new RedisStore(JedisPort.standalone(Clients.redis(Clients.config(true))));
                 store.load(requests[0].get(0).key());
                 break;
             case "localCheck":

@@ -51,7 +51,7 @@ final class Interleaved {
         String trivial = jedis.scriptLoad("return 1");
         RateLimiter limiter = Clients.limiter(true);
         RateLimiter local = Clients.limiter(false);
-        RedisStore store = new RedisStore(JedisPort.standalone(Clients.config(true).redis()));
+        RedisStore store = new RedisStore(JedisPort.standalone(Clients.redis(Clients.config(true))));
         store.load(requests[0].get(0).key());
         ProxyManager<byte[]> proxies = Bucket4jJedis.casBasedBuilder(jedis)
                 .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ZERO))

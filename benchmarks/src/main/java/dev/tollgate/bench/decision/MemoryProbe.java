@@ -51,7 +51,7 @@ final class MemoryProbe {
     final List<Expiry> expiries = new ArrayList<>();
 
     private final RedisClient jedis = Clients.redisClient("bench-memory");
-    private final RedisStore store = new RedisStore(JedisPort.standalone(Clients.config(true).redis()));
+    private final RedisStore store = new RedisStore(JedisPort.standalone(Clients.redis(Clients.config(true))));
     private final List<Limit> limits = Limit.parse(Clients.LIMIT);
     private final String article = DecisionBench.readArticleScript();
     private final ProxyManager<byte[]> bucket4j = Bucket4jJedis.casBasedBuilder(jedis)

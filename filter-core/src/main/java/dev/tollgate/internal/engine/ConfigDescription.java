@@ -25,15 +25,15 @@ public final class ConfigDescription {
     }
 
     public static String of(TollgateConfig config) {
-        StringBuilder sb = new StringBuilder("key prefix '").append(config.keyPrefix()).append("'; ");
-        if (!config.clientAddresses().trusted().isEmpty()) {
-            sb.append("trusted proxies [").append(config.clientAddresses().trusted()).append("]; ");
+        StringBuilder sb = new StringBuilder("key prefix '").append(config.store().keyPrefix()).append("'; ");
+        if (!config.identity().clientAddresses().trusted().isEmpty()) {
+            sb.append("trusted proxies [").append(config.identity().clientAddresses().trusted()).append("]; ");
         }
-        if (!config.allowList().isEmpty()) {
-            sb.append("allow-list [").append(config.allowList()).append("]; ");
+        if (!config.identity().allowList().isEmpty()) {
+            sb.append("allow-list [").append(config.identity().allowList()).append("]; ");
         }
-        if (!config.plans().isEmpty()) {
-            sb.append("plans ").append(config.plans()).append("; ");
+        if (!config.identity().plans().isEmpty()) {
+            sb.append("plans ").append(config.identity().plans()).append("; ");
         }
         boolean first = true;
         for (Policy p : config.policies()) {

@@ -1,6 +1,8 @@
 package dev.tollgate.internal.engine;
 
 import dev.tollgate.config.ConfigException;
+import dev.tollgate.config.RedisSettings;
+import dev.tollgate.config.StoreSettings;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.Messages;
 import java.time.Duration;
@@ -119,10 +121,10 @@ public final class ConfigReloads implements AutoCloseable {
             throw e;
         }
         List<String> atStart = new ArrayList<>(0);
-        if (!Objects.equals(next.redis(), now.redis())) {
+        if (!Objects.equals(redisOf(next), redisOf(now))) {
             atStart.add("the Redis settings");
         }
-        if (next.localMaxKeys() != now.localMaxKeys()) {
+        if (next.store().localMaxKeys() != now.store().localMaxKeys()) {
             atStart.add(dev.tollgate.config.Settings.LOCAL_MAX_KEYS.name());
         }
         if (!atStart.isEmpty()) {
@@ -132,8 +134,8 @@ public final class ConfigReloads implements AutoCloseable {
         }
         TollgateConfig applied = next;
         CONFIG_LOG.info(() -> Messages.reloaded(name, ConfigDescription.of(applied)));
-        if (!next.reloadInterval().equals(now.reloadInterval())) {
-            poll(next.reloadInterval()); // its first reload waits for the limiter's lock, held while next is put in force
+        if (!next.runtime().reloadInterval().equals(now.runtime().reloadInterval())) {
+            poll(next.runtime().reloadInterval()); // its first reload waits for the limiter's lock, held while next is put in force
         }
         return next;
     }
@@ -152,5 +154,10 @@ public final class ConfigReloads implements AutoCloseable {
         if (polling != null) {
             polling.shutdownNow();
         }
+    }
+
+    /** The Redis settings of {@code c}'s store, or {@code null} for the in-memory kind: only to compare two. */
+    private static RedisSettings redisOf(TollgateConfig c) {
+        return c.store() instanceof StoreSettings.OnRedis r ? r.redis() : null;
     }
 }

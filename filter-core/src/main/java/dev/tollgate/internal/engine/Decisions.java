@@ -39,7 +39,7 @@ public final class Decisions {
     public Decisions(TollgateConfig config, BucketStore store, BucketStore fallback, LongSupplier nanoTime,
                      Metrics metrics, String name) {
         this.guard = new StoreGuard(config, store, fallback, nanoTime, metrics, name);
-        this.planner = new RequestPlanner(config.localMaxKeys(), nanoTime);
+        this.planner = new RequestPlanner(config.store().localMaxKeys(), nanoTime);
         this.metrics = guard.metrics();
     }
 
@@ -67,7 +67,7 @@ public final class Decisions {
             return Decision.noPolicy();
         }
         try {
-            RequestPlan plan = planner.plan(c, request, policies, costOverride, c.denyCache() && guard.guarded());
+            RequestPlan plan = planner.plan(c, request, policies, costOverride, c.store().denyCache() && guard.guarded());
             if (plan == null) {
                 return Decision.noPolicy(); // allow-listed
             }
@@ -84,7 +84,7 @@ public final class Decisions {
                 throw e;
             }
             planner.remember(plan, c, d);
-            denials.record(d, c.clearClientKeys());
+            denials.record(d, c.runtime().clearClientKeys());
             metrics.decision(d, guard.guarded());
             return d;
         } catch (RuntimeException | StackOverflowError e) {

@@ -1,5 +1,6 @@
 package dev.tollgate.internal.engine;
 
+import dev.tollgate.config.StoreSettings;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.Messages;
 import dev.tollgate.internal.bucket.BucketStore;
@@ -50,12 +51,12 @@ public final class Engines {
      */
     public static Stores open(TollgateConfig config, MicroClock nodeClock) {
         OpenChecks.check(config);
-        LocalStore local = new LocalStore(config.localMaxKeys(), nodeClock == null ? MicroClock.SYSTEM : nodeClock);
-        if (config.redis() == null) {
+        LocalStore local = new LocalStore(config.store().localMaxKeys(), nodeClock == null ? MicroClock.SYSTEM : nodeClock);
+        if (!(config.store() instanceof StoreSettings.OnRedis onRedis)) {
             return new Stores(local, null, null);
         }
-        RedisStore redis = nodeClock == null ? new RedisStore(JedisPort.create(config.redis()))
-                : RedisStore.onNodeClock(JedisPort.create(config.redis()), nodeClock::nowMicros);
+        RedisStore redis = nodeClock == null ? new RedisStore(JedisPort.create(onRedis.redis()))
+                : RedisStore.onNodeClock(JedisPort.create(onRedis.redis()), nodeClock::nowMicros);
         return new Stores(redis, local, redis);
     }
 
@@ -64,21 +65,21 @@ public final class Engines {
      * not stop start-up: the guard's circuit opens and the failure mode applies until it answers.
      */
     public static void start(TollgateConfig config, String name, Stores stores, StoreGuard guard) {
-        if (stores.redis() == null) {
+        if (stores.redis() == null || !(config.store() instanceof StoreSettings.OnRedis onRedis)) {
             LOG.info(() -> Messages.started(name, config.enabled(), "in-memory store", ConfigDescription.of(config)));
             if (config.enabled()) {
                 LOG.warning(() -> Messages.perNode(name));
             }
             return;
         }
-        LOG.info(() -> Messages.started(name, config.enabled(), "store " + config.redis().describe() + " (timeout "
-                + config.redis().timeout().toMillis() + " ms, failure mode "
-                + config.failureMode().name().toLowerCase(Locale.ROOT) + ")", ConfigDescription.of(config)));
+        LOG.info(() -> Messages.started(name, config.enabled(), "store " + onRedis.redis().describe() + " (timeout "
+                + onRedis.redis().timeout().toMillis() + " ms, failure mode "
+                + config.store().failureMode().name().toLowerCase(Locale.ROOT) + ")", ConfigDescription.of(config)));
         try {
-            stores.redis().load(BucketKeys.key(config.keyPrefix(), "load", "tollgate"));
+            stores.redis().load(BucketKeys.key(config.store().keyPrefix(), "load", "tollgate"));
         } catch (RuntimeException e) {
             guard.failedAtStart(e);
-            REDIS_LOG.warning(() -> Messages.redisNotReady(config.redis().describe(), e));
+            REDIS_LOG.warning(() -> Messages.redisNotReady(onRedis.redis().describe(), e));
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.Settings;
 import dev.tollgate.config.ConfigValue;
 import dev.tollgate.config.RedisSettings;
+import dev.tollgate.config.StoreSettings;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.config.text.ConfigMessages;
 import dev.tollgate.internal.identity.BucketKeys;
@@ -41,11 +42,11 @@ public final class OpenChecks {
     /** The problems of {@code config} that the engine finds; empty when there are none. */
     public static List<String> problems(TollgateConfig config) {
         List<String> problems = new ArrayList<>(0);
-        if (config.compactKeys()) {
+        if (config.store().compactKeys()) {
             compactTags(config.policies(), problems);
         }
-        if (config.redis() != null) {
-            tlsStores(config.redis().tlsOptions(), config.origins(), problems);
+        if (config.store() instanceof StoreSettings.OnRedis onRedis) {
+            tlsStores(onRedis.redis().tlsOptions(), config.origins(), problems);
         }
         return problems;
     }

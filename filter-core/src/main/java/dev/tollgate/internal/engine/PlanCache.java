@@ -62,7 +62,7 @@ final class PlanCache {
      * principal) are configured.
      */
     static boolean plansByAddress(TollgateConfig c) {
-        if (!c.clientAddresses().trusted().isEmpty() || !c.plans().isEmpty() || !c.allowList().isEmpty()) {
+        if (!c.identity().clientAddresses().trusted().isEmpty() || !c.identity().plans().isEmpty() || !c.identity().allowList().isEmpty()) {
             return false;
         }
         for (Policy p : c.policies()) {
@@ -83,7 +83,7 @@ final class PlanCache {
      * {@code ip=<address>} when the header is absent or empty), and so is the whole plan.
      */
     static String keyHeader(TollgateConfig c) {
-        if (!c.clientAddresses().trusted().isEmpty() || !c.plans().isEmpty() || !c.allowList().isEmpty()) {
+        if (!c.identity().clientAddresses().trusted().isEmpty() || !c.identity().plans().isEmpty() || !c.identity().allowList().isEmpty()) {
             return null;
         }
         String header = null;

@@ -3,7 +3,6 @@ package dev.tollgate.internal.engine;
 import dev.tollgate.Limit;
 import dev.tollgate.Mode;
 import dev.tollgate.Policy;
-import dev.tollgate.config.RedisSettings;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.identity.BucketKeys;
@@ -54,7 +53,7 @@ public final class RemotePlans {
     }
 
     private static ClientKeys.Format format(TollgateConfig c) {
-        return new ClientKeys.Format(c.keyPrefix(), c.compactKeys(),
-                c.redis() != null && c.redis().topology() == RedisSettings.Topology.CLUSTER);
+        return new ClientKeys.Format(c.store().keyPrefix(), c.store().compactKeys(),
+                c.store().guard().isCluster());
     }
 }

@@ -6,8 +6,6 @@ import dev.tollgate.Mode;
 import dev.tollgate.Policy;
 import dev.tollgate.PolicyResult;
 import dev.tollgate.RequestView;
-import dev.tollgate.config.RedisSettings;
-import dev.tollgate.config.Settings;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.internal.identity.ClientKeys;
@@ -28,9 +26,6 @@ import java.util.function.LongSupplier;
  * <p>Thread-safe.
  */
 public final class RequestPlanner {
-
-    /** A store call's time budget where no Redis is configured (a store given by a test). */
-    private static final long DEFAULT_BUDGET_NANOS = Settings.REDIS_TIMEOUT.defaultValue().toNanos();
 
     private final DenyCache denyCache;
     private final PlanCache plans = new PlanCache();
@@ -140,11 +135,11 @@ public final class RequestPlanner {
 
     private RequestPlan make(TollgateConfig c, ClientKeys.Format format, RequestView original, List<Policy> policies,
                              long costOverride, boolean useDenyCache) {
-        ClientRequest request = new ClientRequest(original, c.clientAddresses());
-        if (!c.allowList().isEmpty() && c.allowList().allows(request, request.clientBytes())) {
+        ClientRequest request = new ClientRequest(original, c.identity().clientAddresses());
+        if (!c.identity().allowList().isEmpty() && c.identity().allowList().allows(request, request.clientBytes())) {
             return null;
         }
-        String plan = c.plans().select(request, request.fromTrustedProxy());
+        String plan = c.identity().plans().select(request, request.fromTrustedProxy());
         String method = request.method();
         String path = request.path();
         int n = policies.size();
@@ -184,8 +179,8 @@ public final class RequestPlanner {
     private Shape shape(TollgateConfig c) {
         Shape s = shape;
         if (s == null || s.config() != c) {
-            s = new Shape(c, new ClientKeys.Format(c.keyPrefix(), c.compactKeys(),
-                    c.redis() != null && c.redis().topology() == RedisSettings.Topology.CLUSTER),
+            s = new Shape(c, new ClientKeys.Format(c.store().keyPrefix(), c.store().compactKeys(),
+                    c.store().guard().isCluster()),
                     PlanCache.plansByAddress(c), PlanCache.keyHeader(c));
             shape = s; // racing threads make equal values: either may stay
         }
@@ -236,7 +231,7 @@ public final class RequestPlanner {
         if (plan.denyCacheKey() == null) {
             return null;
         }
-        long budgetNanos = c.redis() != null ? c.redis().timeout().toNanos() : DEFAULT_BUDGET_NANOS;
+        long budgetNanos = c.store().guard().timeout().toNanos();
         List<PolicyResult> known = denyCache.refused(plan.denyCacheKey(), c, budgetNanos);
         if (known == null) {
             return null;

@@ -10,7 +10,7 @@ import dev.tollgate.Policy;
 import dev.tollgate.PolicyResult;
 import dev.tollgate.config.FailureMode;
 import dev.tollgate.config.RedisSettings;
-import dev.tollgate.config.Settings;
+import dev.tollgate.config.StoreSettings;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.bucket.BucketReply;
 import dev.tollgate.internal.bucket.BucketRequest;
@@ -83,12 +83,10 @@ public final class StoreGuard implements AutoCloseable {
         this.store = store;
         this.fallback = fallback;
         this.follower = fallback instanceof LocalStore l ? l : null;
-        RedisSettings redis = config.redis();
-        this.circuit = fallback == null ? null : new Circuit(
-                redis == null ? Settings.REDIS_CIRCUIT_FAILURES.defaultValue() : redis.circuitFailures(),
-                redis == null ? Settings.REDIS_CIRCUIT_OPEN_FOR.defaultValue() : redis.circuitOpenFor(),
-                nanoTime, redis == null ? store.name() : redis.describe());
-        this.leases = fallback == null ? null : new TokenLeases(config.localMaxKeys(), nanoTime);
+        RedisSettings redis = config.store().guard();
+        String target = config.store() instanceof StoreSettings.OnRedis ? redis.describe() : store.name();
+        this.circuit = fallback == null ? null : new Circuit(redis.circuitFailures(), redis.circuitOpenFor(), nanoTime, target);
+        this.leases = fallback == null ? null : new TokenLeases(config.store().localMaxKeys(), nanoTime);
         // one daemon thread, only while there is something to give back
         this.reclaiming = fallback == null ? null : new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), r -> {
@@ -100,10 +98,10 @@ public final class StoreGuard implements AutoCloseable {
         this.releaseShared = reclaim == null ? store::release : reclaim::release;
         this.nanoTime = nanoTime;
         this.nextBusyReport = new AtomicLong(nanoTime.getAsLong());
-        this.target = redis == null ? store.name() : redis.describe();
-        this.poolSize = redis == null ? Settings.REDIS_POOL_SIZE.defaultValue() : redis.poolSize();
+        this.target = target;
+        this.poolSize = redis.poolSize();
         this.timeoutMillis = budgetNanos(config) / 1_000_000L;
-        this.metrics = metrics != null ? metrics : Metrics.create(config.metrics(), name,
+        this.metrics = metrics != null ? metrics : Metrics.create(config.runtime().metrics(), name,
                 () -> circuit == null ? 0 : circuit.stateCode(), () -> circuit == null ? 0 : circuit.downNanos());
     }
 
@@ -156,7 +154,7 @@ public final class StoreGuard implements AutoCloseable {
 
     /** Whether the fallback follows the shared store's buckets of policy {@code p}: its failure mode is {@code local}. */
     private boolean follows(TollgateConfig c, Policy p) {
-        return follower != null && (p.failureMode() != null ? p.failureMode() : c.failureMode()) == FailureMode.LOCAL;
+        return follower != null && (p.failureMode() != null ? p.failureMode() : c.store().failureMode()) == FailureMode.LOCAL;
     }
 
     /**
@@ -252,7 +250,7 @@ public final class StoreGuard implements AutoCloseable {
     }
 
     private static long budgetNanos(TollgateConfig c) {
-        return (c.redis() != null ? c.redis().timeout() : Settings.REDIS_TIMEOUT.defaultValue()).toNanos();
+        return c.store().guard().timeout().toNanos();
     }
 
     /**
@@ -298,7 +296,7 @@ public final class StoreGuard implements AutoCloseable {
         List<RequestPlan.Bucket> local = new ArrayList<>(plan.buckets().size());
         for (RequestPlan.Bucket b : plan.buckets()) {
             Policy p = b.policy();
-            FailureMode mode = p.failureMode() != null ? p.failureMode() : c.failureMode();
+            FailureMode mode = p.failureMode() != null ? p.failureMode() : c.store().failureMode();
             if (mode == FailureMode.LOCAL) {
                 local.add(b);
             } else {
@@ -413,7 +411,7 @@ public final class StoreGuard implements AutoCloseable {
         // overrides, or a closed shadow policy (it never refuses), serves everything (issue 21).
         boolean closedPolicy = false;
         for (Policy p : c.policies()) {
-            FailureMode mode = p.failureMode() != null ? p.failureMode() : c.failureMode();
+            FailureMode mode = p.failureMode() != null ? p.failureMode() : c.store().failureMode();
             closedPolicy |= mode == FailureMode.CLOSED && p.mode() == Mode.ENFORCE;
         }
         return new Health(name, !(fallbackNow && closedPolicy), "redis", s.name().toLowerCase(Locale.ROOT), fallbackNow,

@@ -37,7 +37,7 @@ public final class HttpContract {
     private HttpContract() {
     }
 
-    /** The answer while no limiter runs (see {@link dev.tollgate.Integration#notStartedAnswer()}). */
+    /** The answer while no limiter runs (see {@link dev.tollgate.adapter.Integration#notStartedAnswer()}). */
     public static HttpAnswer notStarted() {
         return new HttpAnswer(503, List.of(new Header("Retry-After", "1")), "application/problem+json",
                 "{\"type\":\"about:blank\",\"title\":\"Service Unavailable\",\"status\":503,"

@@ -191,7 +191,7 @@ public final class JedisPort implements RedisPort {
         Duration attemptBound = t.multipliedBy(settings.nodes().size() + 2);
         return new ConnectingPort(() -> connectExplained(settings), ConnectingPort.threadPerAttempt("tollgate-redis-connect"),
                 t.dividedBy(4), attemptBound, settings.describe(),
-                settings.topology() == RedisSettings.Topology.CLUSTER ? JedisClusterCRC16::getSlot : null);
+                settings.isCluster() ? JedisClusterCRC16::getSlot : null);
     }
 
     /**
@@ -219,50 +219,46 @@ public final class JedisPort implements RedisPort {
             config.password(settings.password());
         }
         ConnectionPoolConfig pool = poolConfig(settings.poolSize(), Duration.ofMillis(borrow));
-        switch (settings.topology()) {
-            case CLUSTER: {
-                DefaultJedisClientConfig clientConfig = config.build();
-                // made here so that this port reads the slot cache the client routes by
-                ClusterNodes.Provider provider = new ClusterNodes.Provider(hosts(settings.nodes()), clientConfig, pool);
-                RedisClusterClient client = RedisClusterClient.builder()
-                        .nodes(hosts(settings.nodes()))
-                        .clientConfig(clientConfig)
-                        .poolConfig(pool)
-                        .connectionProvider(provider)
-                        .maxAttempts(2)
-                        .maxTotalRetriesDuration(t)
-                        .build();
-                return new JedisPort(client, settings.describe(), provider, t, settings.autoPipelining() ? CLUSTER_PIPELINE_LEADERS : 0);
-            }
-            case SENTINEL: {
-                DefaultJedisClientConfig.Builder sentinelConfig = tls.configure(DefaultJedisClientConfig.builder())
-                        .connectionTimeoutMillis(connect).socketTimeoutMillis(read);
-                // the sentinels' own credentials, which need not be the master's
-                if (settings.sentinelUser() != null) {
-                    sentinelConfig.user(settings.sentinelUser());
-                }
-                if (settings.sentinelPassword() != null) {
-                    sentinelConfig.password(settings.sentinelPassword());
-                }
-                RedisSentinelClient client = RedisSentinelClient.builder()
-                        .masterName(settings.masterName())
-                        .sentinels(hosts(settings.nodes()))
-                        .clientConfig(config.database(settings.database()).build())
-                        .sentinelClientConfig(sentinelConfig.build())
-                        .sentinelReconnectDelay(Delay.constant(SENTINEL_RECONNECT))
-                        .poolConfig(pool)
-                        .build();
-                return new JedisPort(client, settings.describe(), null, t, leaders(settings));
-            }
-            default: {
-                RedisClient client = RedisClient.builder()
-                        .hostAndPort(hosts(settings.nodes()).iterator().next())
-                        .clientConfig(config.database(settings.database()).build())
-                        .poolConfig(pool)
-                        .build();
-                return new JedisPort(client, settings.describe(), null, t, leaders(settings));
-            }
+        if (settings.topology() instanceof RedisSettings.Cluster) {
+            DefaultJedisClientConfig clientConfig = config.build();
+            // made here so that this port reads the slot cache the client routes by
+            ClusterNodes.Provider provider = new ClusterNodes.Provider(hosts(settings.nodes()), clientConfig, pool);
+            RedisClusterClient client = RedisClusterClient.builder()
+                    .nodes(hosts(settings.nodes()))
+                    .clientConfig(clientConfig)
+                    .poolConfig(pool)
+                    .connectionProvider(provider)
+                    .maxAttempts(2)
+                    .maxTotalRetriesDuration(t)
+                    .build();
+            return new JedisPort(client, settings.describe(), provider, t, settings.autoPipelining() ? CLUSTER_PIPELINE_LEADERS : 0);
         }
+        if (settings.topology() instanceof RedisSettings.Sentinel sentinel) {
+            DefaultJedisClientConfig.Builder sentinelConfig = tls.configure(DefaultJedisClientConfig.builder())
+                    .connectionTimeoutMillis(connect).socketTimeoutMillis(read);
+            // the sentinels' own credentials, which need not be the master's
+            if (sentinel.user() != null) {
+                sentinelConfig.user(sentinel.user());
+            }
+            if (sentinel.password() != null) {
+                sentinelConfig.password(sentinel.password());
+            }
+            RedisSentinelClient client = RedisSentinelClient.builder()
+                    .masterName(sentinel.master())
+                    .sentinels(hosts(settings.nodes()))
+                    .clientConfig(config.database(settings.database()).build())
+                    .sentinelClientConfig(sentinelConfig.build())
+                    .sentinelReconnectDelay(Delay.constant(SENTINEL_RECONNECT))
+                    .poolConfig(pool)
+                    .build();
+            return new JedisPort(client, settings.describe(), null, t, leaders(settings));
+        }
+        RedisClient client = RedisClient.builder()
+                .hostAndPort(hosts(settings.nodes()).iterator().next())
+                .clientConfig(config.database(settings.database()).build())
+                .poolConfig(pool)
+                .build();
+        return new JedisPort(client, settings.describe(), null, t, leaders(settings));
     }
 
     /** {@link #connect}, a TLS failure (Cluster and Sentinel clients connect as they are built) told as such. */

@@ -1,6 +1,6 @@
 package dev.tollgate.internal.redis;
 
-import dev.tollgate.config.Accepted;
+import dev.tollgate.config.text.Accepted;
 import dev.tollgate.config.Settings;
 import dev.tollgate.config.RedisSettings;
 import dev.tollgate.internal.Messages;

@@ -10,11 +10,11 @@ import dev.tollgate.config.Setting;
 import dev.tollgate.config.Settings;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.testing.TestConfigs;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -110,8 +110,7 @@ class ConfigDescriptionTest {
 
     @Test
     void everyFieldOfPolicyIsSetBySomeVariant() {
-        Set<String> fields = Arrays.stream(Policy.class.getRecordComponents()).map(RecordComponent::getName)
-                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> fields = fields().stream().map(Field::getName).collect(Collectors.toCollection(TreeSet::new));
         fields.remove("name"); // always shown first: "policy <name> ["
         Set<String> covered = VARIANTS.stream().flatMap(v -> v.components().stream())
                 .collect(Collectors.toCollection(TreeSet::new));
@@ -150,22 +149,24 @@ class ConfigDescriptionTest {
         }
     }
 
-    /** {@code base} with the named fields taken from {@code from}, through the canonical constructor. */
+    /** The fields of a policy (its state), every one of which a description must show. */
+    static List<Field> fields() {
+        return Arrays.stream(Policy.class.getDeclaredFields()).filter(f -> !Modifier.isStatic(f.getModifiers())).toList();
+    }
+
+    /** {@code base} with the named fields taken from {@code from}: a copy whose fields are set one by one. */
     static Policy replace(Policy base, Policy from, Set<String> fields) throws Exception {
-        RecordComponent[] components = Policy.class.getRecordComponents();
-        Class<?>[] types = new Class<?>[components.length];
-        Object[] args = new Object[components.length];
-        Map<String, Boolean> used = new HashMap<>();
-        for (int i = 0; i < components.length; i++) {
-            RecordComponent rc = components[i];
-            types[i] = rc.getType();
-            boolean take = fields.contains(rc.getName());
-            used.put(rc.getName(), take);
-            args[i] = rc.getAccessor().invoke(take ? from : base);
+        Policy copy = base.toBuilder().build();
+        Set<String> known = new HashSet<>();
+        for (Field f : fields()) {
+            known.add(f.getName());
+            if (fields.contains(f.getName())) {
+                f.setAccessible(true);
+                f.set(copy, f.get(from));
+            }
         }
-        assertTrue(used.keySet().containsAll(fields), "no such field of Policy: " + fields);
-        Constructor<Policy> canonical = Policy.class.getDeclaredConstructor(types);
-        return canonical.newInstance(args);
+        assertTrue(known.containsAll(fields), "no such field of Policy: " + fields);
+        return copy;
     }
 
     @Test

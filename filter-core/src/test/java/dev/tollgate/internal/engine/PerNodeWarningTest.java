@@ -1,6 +1,7 @@
 package dev.tollgate.internal.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.RateLimiter;
@@ -92,7 +93,7 @@ class PerNodeWarningTest {
         assertEquals(1, config.warnings().size(), config.warnings().toString());
         assertTrue(config.warnings().get(0).contains("did you mean TOLLGATE_REDIS_URI (tollgate.redis.uri)?"),
                 config.warnings().get(0));
-        assertEquals(null, config.redis(), "the typo is ignored: no Redis");
+        assertInstanceOf(dev.tollgate.config.StoreSettings.InMemory.class, config.store(), "the typo is ignored: no Redis");
         assertEquals(1, perNode(startLines("typo", config)).size());
     }
 

@@ -12,24 +12,20 @@ import static dev.tollgate.testing.Theories.qt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tollgate.Algorithm;
-import dev.tollgate.Costs;
 import dev.tollgate.Decision;
 import dev.tollgate.HttpAnswer;
-import dev.tollgate.Integration;
+import dev.tollgate.adapter.Integration;
 import dev.tollgate.Limit;
 import dev.tollgate.LimitState;
-import dev.tollgate.Mode;
 import dev.tollgate.Policy;
 import dev.tollgate.PolicyResult;
 import dev.tollgate.Refusal;
-import dev.tollgate.RequestMatcher;
 import dev.tollgate.config.HeaderStyle;
 import dev.tollgate.testing.Gens;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
@@ -56,8 +52,8 @@ class HttpContractProblemProperties {
                 (name, limits, remaining, retry, refusal) -> {
                     // a policy's limits are all rates or one calendar quota
                     boolean quota = limits.get(0).isCalendar();
-                    Policy p = new Policy(name, limits, Map.of(), r -> null, "custom", RequestMatcher.ALL, Mode.ENFORCE,
-                            Costs.ONE, quota ? Algorithm.CALENDAR : Algorithm.TOKEN_BUCKET, null, null).withRefusal(refusal);
+                    Policy p = Policy.builder(name).limits(limits).key(r -> null, "custom")
+                            .algorithm(quota ? Algorithm.CALENDAR : Algorithm.TOKEN_BUCKET).refusal(refusal).build();
                     List<LimitState> states = new ArrayList<>();
                     for (int i = 0; i < limits.size(); i++) {
                         boolean refuses = remaining.get(i) == 0;

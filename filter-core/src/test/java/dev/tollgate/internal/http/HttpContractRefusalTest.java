@@ -71,8 +71,8 @@ class HttpContractRefusalTest {
     @Test
     void aSpentCalendarQuotaIsCalledAQuotaNotARate() {
         Limit monthly = Limit.parse("3/month calendar").get(0).inZone(java.time.ZoneOffset.UTC);
-        Policy p = new Policy("monthly", List.of(monthly), java.util.Map.of(), r -> null, "custom", RequestMatcher.ALL,
-                dev.tollgate.Mode.ENFORCE, dev.tollgate.Costs.ONE, dev.tollgate.Algorithm.CALENDAR, null, null);
+        Policy p = Policy.builder("monthly").limits(monthly).key(r -> null, "custom")
+                .algorithm(dev.tollgate.Algorithm.CALENDAR).build();
         PolicyResult spent = new PolicyResult(p, "ip=192.0.2.1", null,
                 List.of(new LimitState(monthly, 0, 0, 0, 1_000_000)));
         HttpAnswer a = deny(spent, result("default", Refusal.STANDARD, true));

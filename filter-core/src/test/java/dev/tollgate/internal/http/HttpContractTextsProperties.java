@@ -13,7 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.tollgate.Algorithm;
 import dev.tollgate.Concurrency;
-import dev.tollgate.Costs;
 import dev.tollgate.Decision;
 import dev.tollgate.HttpAnswer;
 import dev.tollgate.Limit;
@@ -22,7 +21,6 @@ import dev.tollgate.Mode;
 import dev.tollgate.Policy;
 import dev.tollgate.PolicyResult;
 import dev.tollgate.Refusal;
-import dev.tollgate.RequestMatcher;
 import dev.tollgate.config.HeaderStyle;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,8 +77,8 @@ class HttpContractTextsProperties {
         };
         Map<String, List<Limit>> plans = kind == 4 ? Map.of("gold", GOLD) : Map.of();
         Concurrency concurrency = kind == 5 || kind == 6 ? new Concurrency(3, Duration.ofMinutes(1)) : null;
-        return new Policy(name, limits, plans, r -> null, "custom", RequestMatcher.ALL, mode, Costs.ONE,
-                kind == 3 ? Algorithm.CALENDAR : Algorithm.TOKEN_BUCKET, null, concurrency).withRefusal(refusal);
+        return Policy.builder(name).limits(limits).planLimits(plans).key(r -> null, "custom").mode(mode)
+                .algorithm(kind == 3 ? Algorithm.CALENDAR : Algorithm.TOKEN_BUCKET).concurrency(concurrency).refusal(refusal).build();
     }
 
     static Gen<Policy> anyPolicy() {

@@ -61,8 +61,8 @@ class ClusterMigrationAccuracyIT {
         // generous for a loaded machine (2 cores, load 8-11): a call Redis answers TRYAGAIN has t/8
         // left for its keys' four to nine round trips one by one, each started with 3t/4 left
         // (at 500 ms that was too little: its budget was spent and it had no verdict)
-        port = JedisPort.connect(new RedisSettings(RedisSettings.Topology.CLUSTER, cluster.seeds().subList(0, 3), null, false,
-                null, null, 0, Duration.ofSeconds(2), 8, 3, Duration.ofSeconds(1), true));
+        port = JedisPort.connect(RedisSettings.builder(new RedisSettings.Cluster(cluster.seeds().subList(0, 3)))
+                .timeout(Duration.ofSeconds(2)).poolSize(8).circuit(3, Duration.ofSeconds(1)).autoPipelining(true).build());
         store = new RedisStore(port);
     }
 

@@ -38,8 +38,8 @@ class ClusterPipeliningIT {
     private static final List<Limit> SLOW = Limit.parse("1000/day burst 1000");
 
     static RedisSettings settings(RedisCluster cluster, Duration timeout) {
-        return new RedisSettings(RedisSettings.Topology.CLUSTER, cluster.seeds(), null, false, null, null, 0,
-                timeout, 8, 3, Duration.ofSeconds(1), true);
+        return RedisSettings.builder(new RedisSettings.Cluster(cluster.seeds())).timeout(timeout).poolSize(8)
+                .circuit(3, Duration.ofSeconds(1)).autoPipelining(true).build();
     }
 
     /** {@code perMaster} bucket keys on each master, in master order. */

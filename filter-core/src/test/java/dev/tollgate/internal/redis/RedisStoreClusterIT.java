@@ -28,8 +28,8 @@ class RedisStoreClusterIT {
     @Test
     void theBucketScriptRunsOnTheClusterAndAfterAFailover() {
         try (RedisCluster cluster = RedisCluster.start()) {
-            RedisSettings settings = new RedisSettings(RedisSettings.Topology.CLUSTER, cluster.seeds(), null, false, null, null, 0,
-                    Duration.ofSeconds(2), 8, 3, Duration.ofSeconds(1), false);
+            RedisSettings settings = RedisSettings.builder(new RedisSettings.Cluster(cluster.seeds()))
+                    .timeout(Duration.ofSeconds(2)).poolSize(8).circuit(3, Duration.ofSeconds(1)).autoPipelining(false).build();
             try (RedisStore store = new RedisStore(JedisPort.create(settings))) {
                 String key = BucketKeys.key("tollgate:", "api", BucketKeys.client("ip=203.0.113.7"));
                 store.load(key);
@@ -51,8 +51,8 @@ class RedisStoreClusterIT {
     @Test
     void aPauseGateSharesItsBucketsSlotSoBothAreDecidedInOneCall() {
         try (RedisCluster cluster = RedisCluster.start()) {
-            RedisSettings settings = new RedisSettings(RedisSettings.Topology.CLUSTER, cluster.seeds(), null, false, null, null, 0,
-                    Duration.ofSeconds(2), 8, 3, Duration.ofSeconds(1), false);
+            RedisSettings settings = RedisSettings.builder(new RedisSettings.Cluster(cluster.seeds()))
+                    .timeout(Duration.ofSeconds(2)).poolSize(8).circuit(3, Duration.ofSeconds(1)).autoPipelining(false).build();
             RedisPort port = JedisPort.create(settings);
             try (RedisStore store = new RedisStore(port)) {
                 for (boolean compact : new boolean[] {false, true}) {
@@ -79,8 +79,8 @@ class RedisStoreClusterIT {
     @Test
     void policiesWhoseKeysLiveOnDifferentMastersAreStillAllOrNothing() {
         try (RedisCluster cluster = RedisCluster.start()) {
-            RedisSettings settings = new RedisSettings(RedisSettings.Topology.CLUSTER, cluster.seeds(), null, false, null, null, 0,
-                    Duration.ofSeconds(2), 8, 3, Duration.ofSeconds(1), false);
+            RedisSettings settings = RedisSettings.builder(new RedisSettings.Cluster(cluster.seeds()))
+                    .timeout(Duration.ofSeconds(2)).poolSize(8).circuit(3, Duration.ofSeconds(1)).autoPipelining(false).build();
             try (RedisStore store = new RedisStore(JedisPort.create(settings))) {
                 String byAddress = BucketKeys.key("tollgate:", "api", BucketKeys.client("ip=203.0.113.7"));
                 String byUser = null;

@@ -237,8 +237,7 @@ class RedisStoreIT extends BucketStoreContract {
     void concurrentCallsAreExactAndEachCallerGetsItsOwnReply(RedisEndpoint redis) throws Exception {
         for (boolean pipelining : List.of(true, false)) {
             RedisSettings base = settings(redis);
-            RedisSettings s = new RedisSettings(base.topology(), base.nodes(), null, false, null, null, 0, base.timeout(),
-                    8, 3, Duration.ofSeconds(1), pipelining);
+            RedisSettings s = base.toBuilder().poolSize(8).circuit(3, Duration.ofSeconds(1)).autoPipelining(pipelining).build();
             long now = 1_000_000_000_000L;
             try (RedisStore store = new RedisStore(JedisPort.create(s), () -> now)) {
                 String shared = key("concurrent-shared-" + pipelining);

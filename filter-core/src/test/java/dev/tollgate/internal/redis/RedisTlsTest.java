@@ -36,9 +36,9 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 class RedisTlsTest {
 
     static RedisSettings settings(boolean tls, boolean verifyHostname) {
-        RedisSettings s = new RedisSettings(RedisSettings.Topology.SENTINEL, List.of("127.0.0.1:26379"), "m", tls, null,
-                null, 0, Duration.ofMillis(100), 4, 3, Duration.ofSeconds(1), true);
-        return s.withTlsOptions(new RedisSettings.TlsOptions(null, null, null, null, verifyHostname));
+        return RedisSettings.builder(new RedisSettings.Sentinel("m", List.of("127.0.0.1:26379"))).tls(tls)
+                .timeout(Duration.ofMillis(100)).poolSize(4).circuit(3, Duration.ofSeconds(1)).autoPipelining(true)
+                .tlsOptions(RedisSettings.TlsOptions.builder().verifyHostname(verifyHostname).build()).build();
     }
 
     @Test

@@ -34,8 +34,7 @@ class RedisVersionIT {
     void anAclUserWithoutInfoStillUsesRedis(RedisProcess redis) {
         assertEquals("OK", redis.command("ACL", "SETUSER", "limited", "on", ">limited-pw", "~*", "+@all", "-info"));
         RedisSettings base = RedisStoreIT.settings(redis);
-        RedisSettings limited = new RedisSettings(base.topology(), base.nodes(), null, false, "limited", "limited-pw", 0,
-                base.timeout(), base.poolSize(), base.circuitFailures(), base.circuitOpenFor(), base.autoPipelining());
+        RedisSettings limited = base.toBuilder().credentials("limited", "limited-pw").build();
         try (JedisPort port = JedisPort.connect(limited)) {
             assertNull(port.serverVersion(ConnectingPort.VERSION_KEY), "NOPERM: the server does not say");
         }

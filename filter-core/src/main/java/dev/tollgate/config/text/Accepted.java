@@ -1,4 +1,4 @@
-package dev.tollgate.config;
+package dev.tollgate.config.text;
 
 /**
  * What a kind of configuration value accepts, as an operator reads it after "Accepted:" in a

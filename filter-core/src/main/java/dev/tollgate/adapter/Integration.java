@@ -1,5 +1,9 @@
-package dev.tollgate;
+package dev.tollgate.adapter;
 
+import dev.tollgate.Decision;
+import dev.tollgate.HttpAnswer;
+import dev.tollgate.PolicyResult;
+import dev.tollgate.RateLimiter;
 import dev.tollgate.internal.Messages;
 import dev.tollgate.internal.engine.NamedPolicies;
 import dev.tollgate.internal.http.HttpContract;
