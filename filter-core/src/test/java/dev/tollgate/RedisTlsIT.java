@@ -192,6 +192,27 @@ class RedisTlsIT {
         }
     }
 
+    /** The client's key and chain as cert-manager writes them, {@code tls.key} (PKCS#8) and {@code tls.crt}. */
+    @Test
+    void mutualTlsWithAPemKeyAndCertificate() {
+        Map<String, String> tls = with(with(trust(certs.caPem()), "tollgate.redis.tls.key", certs.clientKeyPem().toString()),
+                "tollgate.redis.tls.certificate", certs.clientChainPem().toString());
+        tls.remove("tollgate.redis.tls.truststore-password");
+        try (RateLimiter rl = limiter("127.0.0.1", mutualTls, "local", tls)) {
+            decidedBy(mutual, rl, "192.0.2.4");
+        }
+    }
+
+    /** The key and its chain in one PEM file, given as the key store. */
+    @Test
+    void mutualTlsWithAPemBundleAsTheKeyStore() {
+        Map<String, String> tls = with(trust(certs.caPem()), "tollgate.redis.tls.keystore", certs.clientBundlePem().toString());
+        tls.remove("tollgate.redis.tls.truststore-password");
+        try (RateLimiter rl = limiter("127.0.0.1", mutualTls, "local", tls)) {
+            decidedBy(mutual, rl, "192.0.2.5");
+        }
+    }
+
     @Test
     void mutualTlsWithoutAClientCertificateFailsClearly() {
         RateLimiter[] rl = new RateLimiter[1];

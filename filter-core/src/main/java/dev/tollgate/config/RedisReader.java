@@ -27,7 +27,7 @@ final class RedisReader {
 
     private static final List<Setting<?>> TLS_SETTINGS = List.of(Settings.REDIS_TLS_TRUSTSTORE,
             Settings.REDIS_TLS_TRUSTSTORE_PASSWORD, Settings.REDIS_TLS_KEYSTORE, Settings.REDIS_TLS_KEYSTORE_PASSWORD,
-            Settings.REDIS_TLS_VERIFY_HOSTNAME);
+            Settings.REDIS_TLS_KEY, Settings.REDIS_TLS_CERTIFICATE, Settings.REDIS_TLS_VERIFY_HOSTNAME);
 
     private RedisSettings withTls() {
         RedisSettings.TlsOptions tlsOptions = tlsOptions();
@@ -57,12 +57,23 @@ final class RedisReader {
         RedisSettings.TlsOptions o = RedisSettings.TlsOptions.builder()
                 .truststore(r.get(Settings.REDIS_TLS_TRUSTSTORE), r.secret(Settings.REDIS_TLS_TRUSTSTORE_PASSWORD))
                 .keystore(r.get(Settings.REDIS_TLS_KEYSTORE), r.secret(Settings.REDIS_TLS_KEYSTORE_PASSWORD))
+                .pemKeyPair(r.get(Settings.REDIS_TLS_KEY), r.get(Settings.REDIS_TLS_CERTIFICATE))
                 .verifyHostname(r.get(Settings.REDIS_TLS_VERIFY_HOSTNAME)).build();
         orphan(o.truststorePassword() != null && o.truststore() == null, Settings.REDIS_TLS_TRUSTSTORE_PASSWORD,
                 Settings.REDIS_TLS_TRUSTSTORE);
         orphan(o.keystorePassword() != null && o.keystore() == null, Settings.REDIS_TLS_KEYSTORE_PASSWORD,
                 Settings.REDIS_TLS_KEYSTORE);
+        halfPair(o.clientKey() != null && o.clientCertificate() == null, Settings.REDIS_TLS_KEY, Settings.REDIS_TLS_CERTIFICATE);
+        halfPair(o.clientCertificate() != null && o.clientKey() == null, Settings.REDIS_TLS_CERTIFICATE, Settings.REDIS_TLS_KEY);
+        if (o.keystore() != null && (o.clientKey() != null || o.clientCertificate() != null)) {
+            Setting<String> pem = o.clientKey() != null ? Settings.REDIS_TLS_KEY : Settings.REDIS_TLS_CERTIFICATE;
+            r.misfit(pem.name(), Settings.REDIS_TLS_KEYSTORE + " is set too, and the client shows one certificate",
+                    "either " + Settings.REDIS_TLS_KEYSTORE + " or " + Settings.REDIS_TLS_KEY + " with "
+                            + Settings.REDIS_TLS_CERTIFICATE);
+        }
         readableFile(o.truststore(), Settings.REDIS_TLS_TRUSTSTORE.name(), Accepted.TLS_TRUSTSTORE);
+        readableFile(o.clientKey(), Settings.REDIS_TLS_KEY.name(), Accepted.TLS_KEY);
+        readableFile(o.clientCertificate(), Settings.REDIS_TLS_CERTIFICATE.name(), Accepted.TLS_CERTIFICATE);
         readableFile(o.keystore(), Settings.REDIS_TLS_KEYSTORE.name(), Accepted.TLS_KEYSTORE);
         return r.problems.size() > before ? null : o;
     }
@@ -94,10 +105,19 @@ final class RedisReader {
     static Map<String, ConfigValue> tlsOrigins(ConfigReader r) {
         Map<String, ConfigValue> origins = new LinkedHashMap<>();
         for (Setting<?> setting : List.of(Settings.REDIS_TLS_TRUSTSTORE, Settings.REDIS_TLS_TRUSTSTORE_PASSWORD,
-                Settings.REDIS_TLS_KEYSTORE, Settings.REDIS_TLS_KEYSTORE_PASSWORD)) {
+                Settings.REDIS_TLS_KEYSTORE, Settings.REDIS_TLS_KEYSTORE_PASSWORD, Settings.REDIS_TLS_KEY,
+                Settings.REDIS_TLS_CERTIFICATE)) {
             r.value(setting).ifPresent(v -> origins.put(v.key(), secret(setting) ? ConfigReader.hidden(v) : v));
         }
         return origins;
+    }
+
+    /** One half of the PEM key pair without the other: refused rather than silently ignored. */
+    private void halfPair(boolean alone, Setting<String> set, Setting<String> missing) {
+        if (alone) {
+            r.misfit(set.name(), missing + " is not set, and a client certificate needs its key (and the key its"
+                    + " certificate)", set + " together with " + missing);
+        }
     }
 
     /** A store's password without the store: refused rather than silently ignored. */

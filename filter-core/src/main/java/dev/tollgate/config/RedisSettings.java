@@ -121,6 +121,8 @@ public final class RedisSettings {
         private final String truststorePassword;
         private final String keystore;
         private final String keystorePassword;
+        private final String clientKey;
+        private final String clientCertificate;
         private final boolean verifyHostname;
 
         private TlsOptions(Builder b) {
@@ -128,6 +130,8 @@ public final class RedisSettings {
             this.truststorePassword = b.truststorePassword;
             this.keystore = b.keystore;
             this.keystorePassword = b.keystorePassword;
+            this.clientKey = b.clientKey;
+            this.clientCertificate = b.clientCertificate;
             this.verifyHostname = b.verifyHostname;
         }
 
@@ -155,6 +159,21 @@ public final class RedisSettings {
             return keystorePassword;
         }
 
+        /** PEM file of the client's unencrypted PKCS#8 private key (instead of a key store), or {@code null}. */
+        public String clientKey() {
+            return clientKey;
+        }
+
+        /** PEM file of the client's certificate chain, with {@link #clientKey()}, or {@code null}. */
+        public String clientCertificate() {
+            return clientCertificate;
+        }
+
+        /** Whether the client shows a certificate: a key store, or a PEM key and certificate. */
+        public boolean hasClientCertificate() {
+            return keystore != null || clientKey != null;
+        }
+
         /** Whether the server's certificate must name the host connected to. */
         public boolean verifyHostname() {
             return verifyHostname;
@@ -164,7 +183,8 @@ public final class RedisSettings {
         public boolean equals(Object o) {
             return o instanceof TlsOptions t && Objects.equals(truststore, t.truststore)
                     && Objects.equals(truststorePassword, t.truststorePassword) && Objects.equals(keystore, t.keystore)
-                    && Objects.equals(keystorePassword, t.keystorePassword) && verifyHostname == t.verifyHostname;
+                    && Objects.equals(keystorePassword, t.keystorePassword) && Objects.equals(clientKey, t.clientKey)
+                    && Objects.equals(clientCertificate, t.clientCertificate) && verifyHostname == t.verifyHostname;
         }
 
         @Override
@@ -174,7 +194,9 @@ public final class RedisSettings {
 
         @Override
         public String toString() {
-            return "TlsOptions[truststore=" + truststore + ", keystore=" + keystore + ", verifyHostname=" + verifyHostname + "]";
+            return "TlsOptions[truststore=" + truststore + ", keystore=" + keystore
+                    + (clientKey != null ? ", key=" + clientKey + ", certificate=" + clientCertificate : "")
+                    + ", verifyHostname=" + verifyHostname + "]";
         }
 
         /** Builds {@link TlsOptions}; not thread-safe. */
@@ -183,6 +205,8 @@ public final class RedisSettings {
             private String truststorePassword;
             private String keystore;
             private String keystorePassword;
+            private String clientKey;
+            private String clientCertificate;
             private boolean verifyHostname = Settings.REDIS_TLS_VERIFY_HOSTNAME.defaultValue();
 
             private Builder() {
@@ -197,6 +221,13 @@ public final class RedisSettings {
             public Builder keystore(String file, String password) {
                 this.keystore = file;
                 this.keystorePassword = password;
+                return this;
+            }
+
+            /** The client's PEM private key (unencrypted PKCS#8) and certificate chain, instead of a key store. */
+            public Builder pemKeyPair(String keyFile, String certificateFile) {
+                this.clientKey = keyFile;
+                this.clientCertificate = certificateFile;
                 return this;
             }
 

@@ -94,9 +94,16 @@ public final class Settings {
             "the trust store's password (never logged); a PEM bundle needs none");
     public static final Setting<String> REDIS_TLS_KEYSTORE = add("tollgate.redis.tls.keystore", "(none)", null,
             Accepted.TLS_KEYSTORE, Parsers::opaque,
-            "the client's key and certificate, a PKCS12 or JKS file, for Redis' `tls-auth-clients`");
+            "the client's key and certificate, for Redis' `tls-auth-clients`: a PKCS12 or JKS file, or a PEM file"
+                    + " of an unencrypted PKCS#8 key and its certificate chain");
     public static final Setting<String> REDIS_TLS_KEYSTORE_PASSWORD = add("tollgate.redis.tls.keystore-password",
             "(none)", null, Parsers.OPAQUE, Parsers::opaque, "the key store's password, also its key's (never logged)");
+    public static final Setting<String> REDIS_TLS_KEY = add("tollgate.redis.tls.key", "(none)", null,
+            Accepted.TLS_KEY, Parsers::opaque, "the client's private key as a PEM file (unencrypted PKCS#8, as cert-manager"
+                    + " writes `tls.key` with `encoding: PKCS8`), with `tollgate.redis.tls.certificate`; instead of a key store");
+    public static final Setting<String> REDIS_TLS_CERTIFICATE = add("tollgate.redis.tls.certificate", "(none)", null,
+            Accepted.TLS_CERTIFICATE, Parsers::opaque, "the client's certificate chain as a PEM file (cert-manager's"
+                    + " `tls.crt`), with `tollgate.redis.tls.key`");
     public static final Setting<Boolean> REDIS_TLS_VERIFY_HOSTNAME = flag("tollgate.redis.tls.verify-hostname", true,
             "whether Redis' certificate must name the host connected to (`false`: any name the CA signed)");
     public static final Setting<Duration> REDIS_TIMEOUT = add("tollgate.redis.timeout", "100ms",
@@ -279,7 +286,8 @@ public final class Settings {
             new Group("Redis: TLS", "The same trust store, client certificate and host name check apply to every"
                     + " connection: the server, each Cluster node, the sentinels and the master they name. The files are"
                     + " read at start-up.", List.of(REDIS_TLS, REDIS_TLS_TRUSTSTORE, REDIS_TLS_TRUSTSTORE_PASSWORD,
-                    REDIS_TLS_KEYSTORE, REDIS_TLS_KEYSTORE_PASSWORD, REDIS_TLS_VERIFY_HOSTNAME)),
+                    REDIS_TLS_KEYSTORE, REDIS_TLS_KEYSTORE_PASSWORD, REDIS_TLS_KEY, REDIS_TLS_CERTIFICATE,
+                    REDIS_TLS_VERIFY_HOSTNAME)),
             new Group("Redis: calls, keys and failures", "How long a call to Redis may take, how many connections"
                     + " there are, how the keys are written, and what happens while Redis fails.", List.of(REDIS_TIMEOUT, REDIS_FAILURE_MODE,
                     REDIS_CIRCUIT_FAILURES, REDIS_CIRCUIT_OPEN_FOR, REDIS_POOL_SIZE, REDIS_AUTO_PIPELINING,

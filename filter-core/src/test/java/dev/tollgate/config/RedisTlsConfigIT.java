@@ -35,6 +35,8 @@ class RedisTlsConfigIT {
     static final String TRUSTSTORE_PASSWORD = Settings.REDIS_TLS_TRUSTSTORE_PASSWORD.name();
     static final String KEYSTORE = Settings.REDIS_TLS_KEYSTORE.name();
     static final String KEYSTORE_PASSWORD = Settings.REDIS_TLS_KEYSTORE_PASSWORD.name();
+    static final String KEY = Settings.REDIS_TLS_KEY.name();
+    static final String CERTIFICATE = Settings.REDIS_TLS_CERTIFICATE.name();
     static final String WRONG = "not-the-password";
 
     static TestCertificates certs;
@@ -186,8 +188,56 @@ class RedisTlsConfigIT {
     void aKeyStoreWithoutAKey() {
         refused(map(KEYSTORE, certs.caTrustStore().toString(), KEYSTORE_PASSWORD, TestCertificates.PASSWORD), KEYSTORE,
                 certs.caTrustStore().toString(), "it holds no private key");
+        // a PEM file of a key alone, given as the key store: the certificate is missing
         refused(map(KEYSTORE, certs.serverKeyPem().toString()), KEYSTORE, certs.serverKeyPem().toString(),
-                "it is a PEM file; make a PKCS12 file");
+                "it holds no certificate");
+    }
+
+    @Test
+    void pemKeysThatServeLoad() {
+        OpenChecks.check(load(map(KEY, certs.clientKeyPem().toString(), CERTIFICATE, certs.clientChainPem().toString())));
+        OpenChecks.check(load(map(KEYSTORE, certs.clientBundlePem().toString())));
+    }
+
+    @Test
+    void aPemKeyWithoutItsCertificateOrTheOtherWay() {
+        refused(map(KEY, certs.clientKeyPem().toString()), KEY, certs.clientKeyPem().toString(),
+                CERTIFICATE + " is not set");
+        refused(map(CERTIFICATE, certs.clientChainPem().toString()), CERTIFICATE, certs.clientChainPem().toString(),
+                KEY + " is not set");
+        refused(map(KEY, certs.clientKeyPem().toString(), CERTIFICATE, certs.clientChainPem().toString(), KEYSTORE,
+                certs.clientKeyStore().toString(), KEYSTORE_PASSWORD, TestCertificates.PASSWORD), KEY,
+                certs.clientKeyPem().toString(), KEYSTORE + " is set too");
+    }
+
+    @Test
+    void aPemKeyOfAnotherCertificate() {
+        // the server's key beside the client's chain: no certificate there is the key's own
+        refused(map(KEY, certs.serverKeyPem().toString(), CERTIFICATE, certs.clientChainPem().toString()), CERTIFICATE,
+                certs.clientChainPem().toString(), "is the private key's own");
+    }
+
+    @Test
+    void pemKeysInAFormThatIsNotUnencryptedPkcs8() throws Exception {
+        String der = Files.readString(certs.clientKeyPem()).replace("-----BEGIN PRIVATE KEY-----", "").replace(
+                "-----END PRIVATE KEY-----", "");
+        Path pkcs1 = scratch.resolve("rsa.key");
+        Files.writeString(pkcs1, "-----BEGIN RSA PRIVATE KEY-----" + der + "-----END RSA PRIVATE KEY-----\n");
+        refused(map(KEY, pkcs1.toString(), CERTIFICATE, certs.clientChainPem().toString()), KEY, pkcs1.toString(),
+                "not PKCS#8 (in cert-manager, set the certificate's privateKey.encoding to PKCS8");
+        Path encrypted = scratch.resolve("encrypted.key");
+        Files.writeString(encrypted, "-----BEGIN ENCRYPTED PRIVATE KEY-----" + der + "-----END ENCRYPTED PRIVATE KEY-----\n");
+        refused(map(KEY, encrypted.toString(), CERTIFICATE, certs.clientChainPem().toString()), KEY, encrypted.toString(),
+                "its private key is encrypted");
+        // the chain given as the key: no key in it
+        refused(map(KEY, certs.clientChainPem().toString(), CERTIFICATE, certs.clientChainPem().toString()), KEY,
+                certs.clientChainPem().toString(), "it holds no private key");
+        Path garbled = scratch.resolve("garbled.key");
+        Files.writeString(garbled, "-----BEGIN PRIVATE KEY-----\n" + java.util.Base64.getEncoder().encodeToString(
+                "a block of the right name whose bytes are no key".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+                + "\n-----END PRIVATE KEY-----\n");
+        refused(map(KEY, garbled.toString(), CERTIFICATE, certs.clientChainPem().toString()), KEY, garbled.toString(),
+                "cannot be read as an RSA, EC or EdDSA PKCS#8 key");
     }
 
     @Test

@@ -87,6 +87,21 @@ public final class TestCertificates {
         return dir.resolve("client.p12");
     }
 
+    /** PEM: the client's private key, unencrypted PKCS#8 (as cert-manager's {@code tls.key} with {@code encoding: PKCS8}). */
+    public Path clientKeyPem() {
+        return dir.resolve("client.key");
+    }
+
+    /** PEM: the client's certificate chain, its own certificate first, then the CA (as cert-manager's {@code tls.crt}). */
+    public Path clientChainPem() {
+        return dir.resolve("client-chain.pem");
+    }
+
+    /** PEM: the client's key and its certificate chain in one file. */
+    public Path clientBundlePem() {
+        return dir.resolve("client-bundle.pem");
+    }
+
     /**
      * {@code redis-server} arguments for TLS on {@code tlsPort} (the plain port stays, for the
      * fixture's own commands) with this CA.
@@ -140,6 +155,15 @@ public final class TestCertificates {
             client.setKeyEntry("client", client.getKey("client", PASSWORD.toCharArray()), PASSWORD.toCharArray(),
                     chain.toArray(new Certificate[0]));
             store(client, c.clientKeyStore());
+
+            Key clientKey = client.getKey("client", PASSWORD.toCharArray());
+            Files.writeString(c.clientKeyPem(), pem("PRIVATE KEY", clientKey.getEncoded())); // getEncoded() is PKCS#8
+            StringBuilder chainPem = new StringBuilder();
+            for (Certificate cert : chain) {
+                chainPem.append(pem("CERTIFICATE", cert.getEncoded()));
+            }
+            Files.writeString(c.clientChainPem(), chainPem);
+            Files.writeString(c.clientBundlePem(), Files.readString(c.clientKeyPem()) + chainPem);
             return c;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

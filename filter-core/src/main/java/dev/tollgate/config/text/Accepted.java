@@ -29,5 +29,14 @@ public final class Accepted {
             + " (-----BEGIN CERTIFICATE----- blocks)";
 
     /** {@code tollgate.redis.tls.keystore}, as {@code RedisTls} reads it. */
-    public static final String TLS_KEYSTORE = "a readable PKCS12 or JKS file holding the client's private key and certificate";
+    public static final String TLS_KEYSTORE = "a readable PKCS12 or JKS file holding the client's private key and certificate,"
+            + " or a PEM file of both (an unencrypted PKCS#8 key, -----BEGIN PRIVATE KEY-----, and its certificate chain)";
+
+    /** {@code tollgate.redis.tls.key}, as {@code RedisTls} reads it. */
+    public static final String TLS_KEY = "a readable PEM file of the client's unencrypted PKCS#8 private key"
+            + " (-----BEGIN PRIVATE KEY-----), together with tollgate.redis.tls.certificate";
+
+    /** {@code tollgate.redis.tls.certificate}, as {@code RedisTls} reads it. */
+    public static final String TLS_CERTIFICATE = "a readable PEM file of the client's certificate chain"
+            + " (-----BEGIN CERTIFICATE----- blocks, the client's first), together with tollgate.redis.tls.key";
 }

@@ -90,6 +90,12 @@ public final class OpenChecks {
         if (key.equals(Settings.REDIS_TLS_TRUSTSTORE.name())) {
             return options.truststore();
         }
+        if (key.equals(Settings.REDIS_TLS_KEY.name())) {
+            return options.clientKey();
+        }
+        if (key.equals(Settings.REDIS_TLS_CERTIFICATE.name())) {
+            return options.clientCertificate();
+        }
         return key.equals(Settings.REDIS_TLS_KEYSTORE.name()) ? options.keystore() : "****";
     }
 }

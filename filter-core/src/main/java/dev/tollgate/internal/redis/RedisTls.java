@@ -88,7 +88,7 @@ public final class RedisTls {
         SSLContext context = context(options);
         // the JVM's own context may hold a client certificate (javax.net.ssl.keyStore): not asked then
         SSLSocketFactory factory = context == null ? (SSLSocketFactory) SSLSocketFactory.getDefault() : context.getSocketFactory();
-        return new RedisTls(true, new HandshakeFirst(factory, options.verifyHostname(), context == null || options.keystore() != null),
+        return new RedisTls(true, new HandshakeFirst(factory, options.verifyHostname(), context == null || options.hasClientCertificate()),
                 options.verifyHostname());
     }
 
@@ -117,7 +117,7 @@ public final class RedisTls {
      * @throws BadStoreException naming the key whose file or password cannot be used
      */
     public static SSLContext context(RedisSettings.TlsOptions options) {
-        if (options.truststore() == null && options.keystore() == null) {
+        if (options.truststore() == null && !options.hasClientCertificate()) {
             return null;
         }
         try {
@@ -127,9 +127,22 @@ public final class RedisTls {
                 trust.init(trustStore(options.truststore(), options.truststorePassword()));
             }
             KeyManager[] keys = {new NoClientCertificate()};
-            if (options.keystore() != null) {
+            if (options.hasClientCertificate()) {
                 KeyManagerFactory f = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-                f.init(keyStore(options.keystore(), options.keystorePassword()), chars(options.keystorePassword()));
+                if (options.clientKey() != null) {
+                    f.init(PemKeys.keyStore(read(options.clientKey(), Settings.REDIS_TLS_KEY.name(), Accepted.TLS_KEY),
+                            Settings.REDIS_TLS_KEY.name(), Accepted.TLS_KEY, read(options.clientCertificate(),
+                                    Settings.REDIS_TLS_CERTIFICATE.name(), Accepted.TLS_CERTIFICATE),
+                            Settings.REDIS_TLS_CERTIFICATE.name(), Accepted.TLS_CERTIFICATE), PemKeys.IN_MEMORY);
+                } else {
+                    byte[] bytes = read(options.keystore(), Settings.REDIS_TLS_KEYSTORE.name(), KEY_ACCEPTED);
+                    if (PemKeys.isPem(bytes)) { // a bundle of the key and its chain
+                        f.init(PemKeys.keyStore(bytes, Settings.REDIS_TLS_KEYSTORE.name(), KEY_ACCEPTED, bytes,
+                                Settings.REDIS_TLS_KEYSTORE.name(), KEY_ACCEPTED), PemKeys.IN_MEMORY);
+                    } else {
+                        f.init(keyStore(bytes, options.keystorePassword()), chars(options.keystorePassword()));
+                    }
+                }
                 keys = f.getKeyManagers();
             }
             SSLContext context = SSLContext.getInstance("TLS");
@@ -154,14 +167,9 @@ public final class RedisTls {
                 ? " it can read without a password (set " + Settings.REDIS_TLS_TRUSTSTORE_PASSWORD.name() + ")" : ""), TRUST_ACCEPTED);
     }
 
-    private static KeyStore keyStore(String path, String password) throws GeneralSecurityException {
+    private static KeyStore keyStore(byte[] bytes, String password) throws GeneralSecurityException {
         String key = Settings.REDIS_TLS_KEYSTORE.name();
         String passwordKey = Settings.REDIS_TLS_KEYSTORE_PASSWORD.name();
-        byte[] bytes = read(path, key, KEY_ACCEPTED);
-        if (pem(bytes)) {
-            throw new BadStoreException(key, "it is a PEM file; make a PKCS12 file of the key and certificate, e.g."
-                    + " openssl pkcs12 -export -inkey client.key -in client.crt -out client.p12", KEY_ACCEPTED);
-        }
         KeyStore store = load(bytes, password, key, passwordKey, KEY_ACCEPTED);
         List<String> keys = new ArrayList<>();
         for (String alias : Collections.list(store.aliases())) {
@@ -211,7 +219,7 @@ public final class RedisTls {
     }
 
     private static boolean pem(byte[] bytes) {
-        return new String(bytes, StandardCharsets.ISO_8859_1).contains("-----BEGIN ");
+        return PemKeys.isPem(bytes);
     }
 
     /** The certificates of a PEM bundle, as trusted entries of a store in memory; anything else in the file is ignored. */
@@ -339,11 +347,12 @@ public final class RedisTls {
         String m = String.valueOf(ssl.getMessage());
         if (m.contains("certificate_required")) {
             return "TLS to Redis failed: Redis asks for a client certificate (its tls-auth-clients) and none was sent ("
-                    + detail(ssl) + "). Set " + Settings.REDIS_TLS_KEYSTORE.name() + " to the client's key and certificate";
+                    + detail(ssl) + "). Set " + Settings.REDIS_TLS_KEYSTORE.name() + " to the client's key and certificate (or "
+                    + Settings.REDIS_TLS_KEY.name() + " and " + Settings.REDIS_TLS_CERTIFICATE.name() + " to PEM files of them)";
         }
         if (m.contains("bad_certificate") || m.contains("unknown_ca") || m.contains("certificate_unknown")) {
-            return "TLS to Redis failed: Redis refused the client certificate (" + detail(ssl) + "). The certificate in "
-                    + Settings.REDIS_TLS_KEYSTORE.name() + " must be signed by a CA Redis trusts (its tls-ca-cert-file)";
+            return "TLS to Redis failed: Redis refused the client certificate (" + detail(ssl) + "). The client certificate ("
+                    + Settings.REDIS_TLS_KEYSTORE.name() + " or " + Settings.REDIS_TLS_CERTIFICATE.name() + ") must be signed by a CA Redis trusts (its tls-ca-cert-file)";
         }
         if (m.contains("nrecognized SSL message")) {
             return "TLS to Redis failed: the server does not speak TLS on this port (" + detail(ssl) + "). Use its"
