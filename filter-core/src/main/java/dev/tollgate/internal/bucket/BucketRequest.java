@@ -32,7 +32,10 @@ public sealed interface BucketRequest permits BucketRequest.Take, BucketRequest.
     /** Limit {@code j} of {@link #limits()}, without making a list. */
     Limit limit(int j);
 
-    /** A rate-limit request: {@code cost} tokens from every limit of the bucket at {@code key}, counted by {@code algorithm}. */
+    /**
+     * A rate-limit request: {@code cost} tokens from every limit of the bucket at {@code key},
+     * counted by {@code algorithm}.
+     */
     static Take take(String key, List<Limit> limits, long cost, boolean enforcing, Algorithm algorithm) {
         return new Take(key, limits, cost, enforcing, algorithm);
     }
@@ -114,8 +117,8 @@ public sealed interface BucketRequest permits BucketRequest.Take, BucketRequest.
     }
 
     /**
-     * A pause gate ({@link #pauseGate}): it admits unless a {@link BucketStore#pause} on its key
-     * lasts beyond now, takes nothing, and answers one state.
+     * A pause gate ({@link BucketRequest#pauseGate}): it admits unless a {@link BucketStore#pause}
+     * on its key lasts beyond now, takes nothing, and answers one state.
      *
      * @param shownAs the limit its one state is reported under, which only gives that state its shape
      */

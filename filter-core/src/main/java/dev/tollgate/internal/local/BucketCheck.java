@@ -88,10 +88,12 @@ sealed interface BucketCheck {
             int count = held.live(now);
             long next = held.isEmpty() ? 0 : held.oldest() - now;
             long full = held.isEmpty() ? 0 : held.newest() - now;
-            // refused: until one more fits, the (held - slots + 1)-th oldest (more than the oldest after the slots were lowered)
+            // refused: until one more fits, the (held - slots + 1)-th oldest (more than the oldest
+            // after the slots were lowered)
             long wait = admits || held.isEmpty() ? 0 : held.expiryOf((int) (count - limit.capacity())) - now;
             stripe.keep(request.key(), held);
-            return new BucketReply(List.of(new LimitState(limit, Math.max(0, limit.capacity() - count), next, full, wait)));
+            LimitState state = new LimitState(limit, Math.max(0, limit.capacity() - count), next, full, wait);
+            return new BucketReply(List.of(state));
         }
     }
 
@@ -234,7 +236,8 @@ sealed interface BucketCheck {
                 states[j] = CalendarQuota.answer(limits.get(j), now, take ? ends[j] : holds[j], counts[j], wanted[j]);
             }
             if (take) {
-                stripe.put(request.key(), CalendarQuota.written(quota, claimed, starts, counts, ends, request.cost(), now));
+                stripe.put(request.key(),
+                        CalendarQuota.written(quota, claimed, starts, counts, ends, request.cost(), now));
             }
             return BucketCheck.reply(states);
         }
