@@ -114,7 +114,7 @@ public final class FailingStore implements BucketStore {
 
     /** Gives leases back in {@link #inside()}, unless told to fail (then nothing is given back). */
     @Override
-    public void release(List<BucketRequest> leases) {
+    public void release(List<BucketRequest.Lease> leases) {
         Supplier<? extends RuntimeException> f = failure;
         if (f != null) {
             throw f.get();

@@ -60,7 +60,7 @@ final class CallCost {
             for (int i = 0; i < KEYS; i++) {
                 String address = Clients.address(i);
                 views[i] = Clients.request(address);
-                requests[i] = List.of(new BucketRequest(BucketKeys.key("tollgate:", "store", BucketKeys.client("ip=" + address)),
+                requests[i] = List.of(BucketRequest.take(BucketKeys.key("tollgate:", "store", BucketKeys.client("ip=" + address)),
                         limits, 1, true));
             }
             store.load(requests[0].get(0).key());

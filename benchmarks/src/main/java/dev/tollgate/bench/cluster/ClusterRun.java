@@ -144,7 +144,7 @@ public final class ClusterRun {
         List<List<BucketRequest>> requests = new ArrayList<>(KEYS);
         List<Limit> limits = Limit.parse(Clients.LIMIT);
         for (int i = 0; i < KEYS; i++) {
-            requests.add(List.of(new BucketRequest(BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + Clients.address(i))),
+            requests.add(List.of(BucketRequest.take(BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + Clients.address(i))),
                     limits, 1, true)));
         }
         for (RedisStore s : stores) {

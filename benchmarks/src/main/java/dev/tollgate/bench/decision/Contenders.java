@@ -62,7 +62,7 @@ final class Contenders implements AutoCloseable {
         for (int i = 0; i <= KEYS; i++) {
             String address = i == KEYS ? "192.0.2.1" : Clients.address(i);
             views[i] = Clients.request(address);
-            requests[i] = List.of(new BucketRequest(BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + address)),
+            requests[i] = List.of(BucketRequest.take(BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + address)),
                     limits, 1, true));
             articleKeys[i] = List.of("article:{ip=" + address + "}");
             buckets[i] = proxies.builder().build(("bucket4j:{ip=" + address + "}").getBytes(StandardCharsets.UTF_8),

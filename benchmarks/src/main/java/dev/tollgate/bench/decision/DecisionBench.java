@@ -86,7 +86,7 @@ public class DecisionBench {
             String address = keys == 1 ? "192.0.2.1" : Clients.address(i);
             views[i] = Clients.request(address);
             String key = BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + address));
-            requests[i] = List.of(new BucketRequest(key, limits, 1, true));
+            requests[i] = List.of(BucketRequest.take(key, limits, 1, true));
             articleKeys[i] = List.of("article:{ip=" + address + "}");
         }
         jedis = Clients.redisClient("bench-stats");

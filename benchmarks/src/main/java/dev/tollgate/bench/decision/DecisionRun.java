@@ -229,7 +229,7 @@ public final class DecisionRun {
             String trivial = jedis.scriptLoad("return 1");
             // ARGV as RedisStore sends it: the short form when it serves the limit (Redis' clock), else
             // Redis' clock, decide and take, then the bucket's own
-            BucketRequest bucket = new BucketRequest("unused", Limit.parse(Clients.LIMIT), 1, true);
+            BucketRequest bucket = BucketRequest.take("unused", Limit.parse(Clients.LIMIT), 1, true);
             List<String> args = new ArrayList<>();
             if (RedisStore.shortArguments(bucket) != null) {
                 args.addAll(RedisStore.shortArguments(bucket));

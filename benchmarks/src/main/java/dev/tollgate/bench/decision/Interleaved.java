@@ -122,7 +122,7 @@ final class Interleaved {
         for (int i = 0; i < keys; i++) {
             String address = Clients.address(i);
             views[i] = Clients.request(address);
-            r[i] = List.of(new BucketRequest(BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + address)),
+            r[i] = List.of(BucketRequest.take(BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + address)),
                     limits, 1, true));
         }
         return r;

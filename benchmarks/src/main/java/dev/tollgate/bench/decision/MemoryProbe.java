@@ -124,7 +124,7 @@ final class MemoryProbe {
     }
 
     private long resetMicros(String key, long cost) {
-        return store.acquire(List.of(new BucketRequest(key, limits, cost, true))).get(0).limits().get(0).resetMicros();
+        return store.acquire(List.of(BucketRequest.take(key, limits, cost, true))).get(0).limits().get(0).resetMicros();
     }
 
     private void article(String key) {

@@ -153,7 +153,7 @@ public final class ScriptFloorRun {
      * the general form (Redis' clock, decide and take, the bucket's own), which every version reads.
      */
     private static String[] arguments(String limit, boolean shortForm) {
-        BucketRequest bucket = new BucketRequest("unused", Limit.parse(limit), 1, true);
+        BucketRequest bucket = BucketRequest.take("unused", Limit.parse(limit), 1, true);
         List<String> args = new ArrayList<>();
         if (shortForm) {
             List<String> s = RedisStore.shortArguments(bucket);

@@ -81,7 +81,7 @@ public class EngineBench {
         for (int i = 0; i < clients; i++) {
             String address = Clients.address(i);
             views[i] = Clients.request(address);
-            requests[i] = List.of(new BucketRequest(BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + address)),
+            requests[i] = List.of(BucketRequest.take(BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + address)),
                     limits, 1, true));
         }
         switch (method) {

@@ -34,7 +34,7 @@ public final class FollowCost {
         List<BucketRequest>[] calls = newLists(clients);
         BucketReply[] replies = new BucketReply[clients];
         for (int i = 0; i < clients; i++) {
-            requests[i] = new BucketRequest("tollgate:{ip=10.0." + (i / 250) + "." + (i % 250) + "}:default", limits, 1, true);
+            requests[i] = BucketRequest.take("tollgate:{ip=10.0." + (i / 250) + "." + (i % 250) + "}:default", limits, 1, true);
             calls[i] = List.of(requests[i]);
             replies[i] = shared.acquire(calls[i]).get(0);
         }

@@ -70,7 +70,7 @@ final class BoundGrowth {
                 long before = Rotation.heapUsed();
                 LocalStore store = new LocalStore(bound, MicroClock.SYSTEM);
                 for (int i = 0; i < n; i++) { // a key of its own, as a request's would be: its bytes count
-                    store.acquire(List.of(new BucketRequest(new String(requests[i].get(0).key()), limits, 1, true)));
+                    store.acquire(List.of(BucketRequest.take(new String(requests[i].get(0).key()), limits, 1, true)));
                 }
                 long retained = Rotation.heapUsed() - before;
                 stores.add(store);
@@ -174,7 +174,7 @@ final class BoundGrowth {
     private static List<BucketRequest>[] requests(int n, List<Limit> limits) {
         List<BucketRequest>[] out = new List[n];
         for (int i = 0; i < n; i++) {
-            out[i] = List.of(new BucketRequest(BucketKeys.key("tollgate:", "p0", BucketKeys.client("ip=" + Clients.address(i))),
+            out[i] = List.of(BucketRequest.take(BucketKeys.key("tollgate:", "p0", BucketKeys.client("ip=" + Clients.address(i))),
                     limits, 1, true));
         }
         return out;

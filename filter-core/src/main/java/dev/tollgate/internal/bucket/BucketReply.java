@@ -45,7 +45,7 @@ public record BucketReply(List<LimitState> limits) {
     }
 
     /** Whether every enforcing bucket of a request admits it (shadow buckets never refuse a request). */
-    public static boolean enforcingAdmit(List<BucketRequest> requests, List<BucketReply> replies) {
+    public static boolean enforcingAdmit(List<? extends BucketRequest> requests, List<BucketReply> replies) {
         for (int i = 0; i < requests.size(); i++) {
             if (requests.get(i).enforcing() && !replies.get(i).admits()) {
                 return false;
@@ -64,7 +64,7 @@ public record BucketReply(List<LimitState> limits) {
     public static List<BucketReply> decode(List<BucketRequest> requests, long[] reply) {
         int limits = 0;
         for (int i = 0; i < requests.size(); i++) {
-            limits += requests.get(i).limits().size();
+            limits += requests.get(i).limitCount();
         }
         if (reply == null || reply.length != limits * PER_LIMIT + 1) {
             throw new IllegalStateException("the bucket script answered " + Arrays.toString(reply) + " for "
@@ -72,16 +72,16 @@ public record BucketReply(List<LimitState> limits) {
         }
         if (limits == 1 && requests.size() == 1) {
             // the usual call, one bucket with one limit: its reply without a list to fill and copy
-            LimitState state = new LimitState(requests.get(0).limits().get(0), reply[0], reply[1], reply[2], reply[3]);
+            LimitState state = new LimitState(requests.get(0).limit(0), reply[0], reply[1], reply[2], reply[3]);
             return List.of(new BucketReply(List.of(state)));
         }
         List<BucketReply> out = new ArrayList<>(requests.size());
         int at = 0;
         for (int i = 0; i < requests.size(); i++) {
-            List<Limit> ls = requests.get(i).limits();
-            List<LimitState> states = new ArrayList<>(ls.size());
-            for (int k = 0; k < ls.size(); k++) {
-                states.add(new LimitState(ls.get(k), reply[at], reply[at + 1], reply[at + 2], reply[at + 3]));
+            BucketRequest r = requests.get(i); // limit by limit: a lease's or a gate's one limit makes no list
+            List<LimitState> states = new ArrayList<>(r.limitCount());
+            for (int k = 0; k < r.limitCount(); k++) {
+                states.add(new LimitState(r.limit(k), reply[at], reply[at + 1], reply[at + 2], reply[at + 3]));
                 at += PER_LIMIT;
             }
             out.add(new BucketReply(states));
@@ -100,7 +100,7 @@ public record BucketReply(List<LimitState> limits) {
      *
      * @throws IllegalStateException when the reply does not have that shape
      */
-    public static List<BucketReply> decodeShort(BucketRequest request, long[] reply) {
+    public static List<BucketReply> decodeShort(BucketRequest.Take request, long[] reply) {
         Limit limit = request.limits().get(0);
         long p = limit.refillPeriodMicros();
         long full = limit.capacity() * p;

@@ -3,57 +3,51 @@ package dev.tollgate.internal.bucket;
 import dev.tollgate.Algorithm;
 import dev.tollgate.Limit;
 import java.util.List;
+import java.util.Objects;
 
 /**
- * One bucket to check in an atomic call to a {@link BucketStore}.
+ * One bucket to check in an atomic call to a {@link BucketStore}, of one of three kinds, each
+ * with only what it has: a {@link Take} of tokens from a rate limit's bucket, a concurrency
+ * {@link Lease}, and a pause {@link Gate}. A store tells them apart by kind ({@code instanceof}).
  *
- * @param key       the storage key, already bounded and safe
- * @param limits    the limits kept in that bucket
- * @param cost      the tokens the request takes from each limit
- * @param enforcing whether a refusal here refuses the request (all-or-nothing across enforcing
- *                  buckets); a shadow bucket only takes tokens when the request passes and its
- *                  own limits admit it
- * @param algorithm how the bucket counts (ignored for a lease)
- * @param lease     {@code null} for a rate limit; for a concurrency limit the unique id of the lease
- *                  this request takes: the bucket holds live leases, at most its one limit's
- *                  capacity, each expiring one window (the lease) after it was taken, and the
- *                  lease is given back by {@link BucketStore#release}
- * @param gate      whether this is a pause gate ({@link #pauseGate}): it admits unless a
- *                  {@link BucketStore#pause} on its key lasts beyond now, takes nothing, and answers
- *                  one state for its one limit, which only gives that state its shape
+ * <p>Every kind has a key, already bounded and safe, and is enforcing (a refusal here refuses
+ * the request: all-or-nothing across enforcing buckets) or shadow (it only takes when the request
+ * passes and its own limits admit it). It answers one state per limit, in the order of
+ * {@link #limits()}.
  */
-public record BucketRequest(String key, List<Limit> limits, long cost, boolean enforcing, Algorithm algorithm,
-                            String lease, boolean gate) {
+public sealed interface BucketRequest permits BucketRequest.Take, BucketRequest.Lease, BucketRequest.Gate {
 
-    public BucketRequest {
-        limits = List.copyOf(limits);
-        if ((lease != null || gate) && (limits.size() != 1 || cost != 1)) {
-            throw new IllegalArgumentException("a lease or a gate has one limit and costs 1");
-        }
-        if (lease != null && gate) {
-            throw new IllegalArgumentException("a lease is not a gate");
-        }
-    }
+    /** The storage key. */
+    String key();
 
-    /** A rate-limit or lease request. */
-    public BucketRequest(String key, List<Limit> limits, long cost, boolean enforcing, Algorithm algorithm,
-                         String lease) {
-        this(key, limits, cost, enforcing, algorithm, lease, false);
-    }
+    /** Whether a refusal here refuses the request. */
+    boolean enforcing();
 
-    /** A rate-limit request. */
-    public BucketRequest(String key, List<Limit> limits, long cost, boolean enforcing, Algorithm algorithm) {
-        this(key, limits, cost, enforcing, algorithm, null);
+    /** The limits whose states the store answers, in order (a lease's and a gate's one limit). */
+    List<Limit> limits();
+
+    /** How many limits {@link #limits()} holds, without making a list. */
+    int limitCount();
+
+    /** Limit {@code j} of {@link #limits()}, without making a list. */
+    Limit limit(int j);
+
+    /**
+     * A rate-limit request: {@code cost} tokens from every limit of the bucket at {@code key},
+     * counted by {@code algorithm}.
+     */
+    static Take take(String key, List<Limit> limits, long cost, boolean enforcing, Algorithm algorithm) {
+        return new Take(key, limits, cost, enforcing, algorithm);
     }
 
     /** A token-bucket request. */
-    public BucketRequest(String key, List<Limit> limits, long cost, boolean enforcing) {
-        this(key, limits, cost, enforcing, Algorithm.TOKEN_BUCKET, null);
+    static Take take(String key, List<Limit> limits, long cost, boolean enforcing) {
+        return new Take(key, limits, cost, enforcing, Algorithm.TOKEN_BUCKET);
     }
 
-    /** A concurrency lease {@code lease} under {@code limit} (its capacity the slots, its window the lease). */
-    public static BucketRequest lease(String key, Limit limit, boolean enforcing, String lease) {
-        return new BucketRequest(key, List.of(limit), 1, enforcing, Algorithm.TOKEN_BUCKET, lease);
+    /** A concurrency lease {@code id} under {@code limit} (its capacity the slots, its window the lease). */
+    static Lease lease(String key, Limit limit, boolean enforcing, String id) {
+        return new Lease(key, limit, enforcing, id);
     }
 
     /**
@@ -62,12 +56,88 @@ public record BucketRequest(String key, List<Limit> limits, long cost, boolean e
      *
      * @param shownAs the limit its one state is reported under (the guarded bucket's first)
      */
-    public static BucketRequest pauseGate(String key, Limit shownAs, boolean enforcing) {
-        return new BucketRequest(key, List.of(shownAs), 1, enforcing, Algorithm.TOKEN_BUCKET, null, true);
+    static Gate pauseGate(String key, Limit shownAs, boolean enforcing) {
+        return new Gate(key, shownAs, enforcing);
     }
 
-    /** Whether this is a concurrency lease rather than a rate limit. */
-    public boolean isLease() {
-        return lease != null;
+    /**
+     * Takes {@code cost} tokens from each of the bucket's limits.
+     *
+     * @param limits    the limits kept in that bucket
+     * @param cost      the tokens the request takes from each limit
+     * @param algorithm how the bucket counts
+     */
+    record Take(String key, List<Limit> limits, long cost, boolean enforcing, Algorithm algorithm)
+            implements BucketRequest {
+
+        public Take {
+            limits = List.copyOf(limits);
+        }
+
+        @Override
+        public int limitCount() {
+            return limits.size();
+        }
+
+        @Override
+        public Limit limit(int j) {
+            return limits.get(j);
+        }
+    }
+
+    /**
+     * A concurrency lease: the bucket holds live leases, at most {@code limit}'s capacity, each
+     * expiring one window (the lease) after it was taken; it is given back by
+     * {@link BucketStore#release}.
+     *
+     * @param limit its capacity the slots, its window the lease
+     * @param id    the unique id of the lease this request takes
+     */
+    record Lease(String key, Limit limit, boolean enforcing, String id) implements BucketRequest {
+
+        public Lease {
+            Objects.requireNonNull(id, "a lease has an id");
+        }
+
+        @Override
+        public List<Limit> limits() {
+            return List.of(limit);
+        }
+
+        @Override
+        public int limitCount() {
+            return 1;
+        }
+
+        @Override
+        public Limit limit(int j) {
+            Objects.checkIndex(j, 1);
+            return limit;
+        }
+    }
+
+    /**
+     * A pause gate ({@link BucketRequest#pauseGate}): it admits unless a {@link BucketStore#pause}
+     * on its key lasts beyond now, takes nothing, and answers one state.
+     *
+     * @param shownAs the limit its one state is reported under, which only gives that state its shape
+     */
+    record Gate(String key, Limit shownAs, boolean enforcing) implements BucketRequest {
+
+        @Override
+        public List<Limit> limits() {
+            return List.of(shownAs);
+        }
+
+        @Override
+        public int limitCount() {
+            return 1;
+        }
+
+        @Override
+        public Limit limit(int j) {
+            Objects.checkIndex(j, 1);
+            return shownAs;
+        }
     }
 }

@@ -23,12 +23,12 @@ public interface BucketStore extends AutoCloseable {
     List<BucketReply> acquire(List<BucketRequest> requests);
 
     /**
-     * Gives back concurrency leases that {@link #acquire} took ({@link BucketRequest#isLease()}); a
+     * Gives back concurrency leases that {@link #acquire} took ({@link BucketRequest.Lease}); a
      * lease already given back or expired is ignored, so giving one back twice frees one slot.
      *
      * @throws RuntimeException when the store cannot answer (the lease then expires on its own)
      */
-    default void release(List<BucketRequest> leases) {
+    default void release(List<BucketRequest.Lease> leases) {
         throw new UnsupportedOperationException(name() + " keeps no concurrency leases");
     }
 

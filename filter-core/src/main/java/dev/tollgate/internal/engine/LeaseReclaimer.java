@@ -28,7 +28,7 @@ final class LeaseReclaimer {
     private static final Logger LOG = Logger.getLogger("dev.tollgate.redis");
     static final int MAX = 10_000;
 
-    private record Orphan(BucketRequest lease, long untilNanos) {
+    private record Orphan(BucketRequest.Lease lease, long untilNanos) {
     }
 
     private final BucketStore store;
@@ -45,11 +45,11 @@ final class LeaseReclaimer {
     }
 
     /** Keeps the leases among {@code requests} to give back later; the others took no slot. */
-    void add(List<BucketRequest> requests) {
+    void add(List<? extends BucketRequest> requests) {
         long now = nanoTime.getAsLong();
         for (BucketRequest r : requests) {
-            if (r.isLease()) {
-                orphans.add(new Orphan(r, now + r.limits().get(0).windowMicros() * 1000));
+            if (r instanceof BucketRequest.Lease lease) {
+                orphans.add(new Orphan(lease, now + lease.limit().windowMicros() * 1000));
                 if (size.incrementAndGet() > MAX && orphans.poll() != null) {
                     size.decrementAndGet();
                 }
@@ -58,7 +58,7 @@ final class LeaseReclaimer {
     }
 
     /** Gives {@code held} back now; if Redis does not answer, keeps them for later. */
-    void release(List<BucketRequest> held) {
+    void release(List<BucketRequest.Lease> held) {
         try {
             store.release(held);
         } catch (RuntimeException e) {
@@ -81,7 +81,7 @@ final class LeaseReclaimer {
     private void drain() {
         try {
             long now = nanoTime.getAsLong();
-            List<BucketRequest> batch = new ArrayList<>();
+            List<BucketRequest.Lease> batch = new ArrayList<>();
             Orphan o;
             while ((o = orphans.poll()) != null) {
                 size.decrementAndGet();
@@ -94,8 +94,8 @@ final class LeaseReclaimer {
                     store.release(batch);
                 } catch (RuntimeException e) {
                     LOG.log(Level.FINE, "slots not given back; given back when Redis answers again", e);
-                    for (BucketRequest r : batch) {
-                        orphans.add(new Orphan(r, now + r.limits().get(0).windowMicros() * 1000));
+                    for (BucketRequest.Lease r : batch) {
+                        orphans.add(new Orphan(r, now + r.limit().windowMicros() * 1000));
                         size.incrementAndGet();
                     }
                 }

@@ -3,6 +3,7 @@ package dev.tollgate.internal.engine;
 import dev.tollgate.Policy;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.config.text.KeyResolvers;
+import dev.tollgate.internal.bucket.BucketRequest;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -126,7 +127,8 @@ final class PlanCache {
         for (int i = 0; i < buckets.size(); i++) { // one bucket per policy, in order (plansByAddress)
             Policy p = policies.get(i);
             RequestPlan.Bucket b = buckets.get(i);
-            if (b.policy() != p || b.request().cost() != (costOverride > 0 ? costOverride : p.cost().of(method, path))) {
+            if (b.policy() != p || !(b.request() instanceof BucketRequest.Take t)
+                    || t.cost() != (costOverride > 0 ? costOverride : p.cost().of(method, path))) {
                 return null;
             }
         }

@@ -41,7 +41,7 @@ public final class RemotePlans {
         ClientKeys.Format format = format(c);
         boolean enforcing = p.mode() == Mode.ENFORCE;
         return new RequestPlan(null, List.of(
-                new RequestPlan.Bucket(p, client, new BucketRequest(ClientKeys.storageKey(format, p, null, client), limits,
+                new RequestPlan.Bucket(p, client, BucketRequest.take(ClientKeys.storageKey(format, p, null, client), limits,
                         cost, enforcing, p.algorithm())),
                 new RequestPlan.Bucket(p, client, BucketRequest.pauseGate(ClientKeys.pauseKey(format, p, client),
                         limits.get(0), enforcing))), null);

@@ -162,7 +162,7 @@ public final class RequestPlanner {
             List<Limit> limits = p.limitsFor(plan);
             if (!limits.isEmpty()) {
                 buckets[count++] = new RequestPlan.Bucket(p, client,
-                        new BucketRequest(key, limits, cost, p.mode() == Mode.ENFORCE, p.algorithm()));
+                        BucketRequest.take(key, limits, cost, p.mode() == Mode.ENFORCE, p.algorithm()));
             }
             if (p.concurrency() != null) {
                 // A lease is given back at any moment: a remembered refusal could be stricter than the store.

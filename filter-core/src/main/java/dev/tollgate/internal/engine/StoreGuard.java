@@ -71,7 +71,7 @@ public final class StoreGuard implements AutoCloseable {
     private final LeaseReclaimer reclaim;
     private final ThreadPoolExecutor reclaiming;
     /** Gives back what a decision of the shared store holds; kept for later when Redis does not answer. */
-    private final Consumer<List<BucketRequest>> releaseShared;
+    private final Consumer<List<BucketRequest.Lease>> releaseShared;
 
     /**
      * @param fallback the in-memory store while {@code store} (Redis) fails, or {@code null} when
@@ -132,8 +132,8 @@ public final class StoreGuard implements AutoCloseable {
         // Leasing answers a request of one bucket only: across policies all-or-nothing needs the store.
         if (plan.buckets().size() == 1) {
             RequestPlan.Bucket b = plan.buckets().get(0);
-            if (TokenLeases.applies(b.request(), b.policy().prefetch())) {
-                TokenLeases.Take t = leases.take(b.request(), b.policy().prefetch(), c, budgetNanos(c),
+            if (b.request() instanceof BucketRequest.Take take && TokenLeases.applies(take, b.policy().prefetch())) {
+                TokenLeases.Take t = leases.take(take, b.policy().prefetch(), c, budgetNanos(c),
                         follows(c, b.policy()) ? askFollowing : askOnly);
                 if (t.outcome() == TokenLeases.Outcome.LEASED) {
                     return toDecision(plan.plan(), plan.buckets(), List.of(t.reply()),
@@ -330,22 +330,22 @@ public final class StoreGuard implements AutoCloseable {
      * admitted it (shadow ones too).
      */
     static Decision toDecision(String plan, List<RequestPlan.Bucket> buckets, List<BucketReply> replies,
-                               Decision.Source source, Consumer<List<BucketRequest>> release) {
-        if (buckets.size() == 1 && !buckets.get(0).request().isLease()) {
+                               Decision.Source source, Consumer<List<BucketRequest.Lease>> release) {
+        if (buckets.size() == 1 && !(buckets.get(0).request() instanceof BucketRequest.Lease)) {
             return oneBucket(plan, buckets.get(0), replies.get(0), source);
         }
         PolicyResult[] results = new PolicyResult[buckets.size()];
         int count = 0;
-        List<BucketRequest> taken = null; // made at the first lease taken: most requests hold none
+        List<BucketRequest.Lease> taken = null; // made at the first lease taken: most requests hold none
         for (int i = 0; i < buckets.size(); i++) {
             RequestPlan.Bucket b = buckets.get(i);
             BucketReply reply = replies.get(i);
             List<LimitState> states = reply.limits();
-            if (b.request().isLease() && reply.admits()) {
+            if (b.request() instanceof BucketRequest.Lease lease && reply.admits()) {
                 if (taken == null) {
                     taken = new ArrayList<>(1);
                 }
-                taken.add(b.request());
+                taken.add(lease);
             }
             if (count > 0 && results[count - 1].policy() == b.policy()) {
                 PolicyResult rates = results[--count];
@@ -364,7 +364,7 @@ public final class StoreGuard implements AutoCloseable {
                 retry = Math.max(retry, r.retryAfterMicros());
             }
         }
-        List<BucketRequest> held = taken;
+        List<BucketRequest.Lease> held = taken;
         Permit permit = denied || held == null ? Permit.NONE : Permit.releasing(() -> release.accept(held));
         return new Decision(denied ? Decision.Verdict.DENY : Decision.Verdict.ALLOW, RequestPlan.listOf(results, count),
                 retry, source, permit);

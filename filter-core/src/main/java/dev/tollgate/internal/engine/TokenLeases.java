@@ -116,8 +116,8 @@ public final class TokenLeases {
     }
 
     /** Whether leasing may answer this request: one token-bucket rate limit of a prefetching policy, costing at most k. */
-    public static boolean applies(BucketRequest request, Prefetch prefetch) {
-        return prefetch != null && !request.isLease() && request.cost() <= prefetch.tokens();
+    public static boolean applies(BucketRequest.Take request, Prefetch prefetch) {
+        return prefetch != null && request.cost() <= prefetch.tokens();
     }
 
     /**
@@ -129,7 +129,7 @@ public final class TokenLeases {
      * @param generation the configuration in force; a lease fetched under another is never used
      * @param request    one token-bucket request that {@link #applies}
      */
-    public Take take(BucketRequest request, Prefetch prefetch, Object generation, long budgetNanos,
+    public Take take(BucketRequest.Take request, Prefetch prefetch, Object generation, long budgetNanos,
                      Function<List<BucketRequest>, List<BucketReply>> fetch) {
         String key = request.key();
         while (true) {
@@ -165,11 +165,11 @@ public final class TokenLeases {
         }
     }
 
-    private Take fetch(BucketRequest request, Prefetch prefetch, Object generation, long now, Flight mine,
+    private Take fetch(BucketRequest.Take request, Prefetch prefetch, Object generation, long now, Flight mine,
                        Function<List<BucketRequest>, List<BucketReply>> fetch) {
         Slot next = null;
         try {
-            BucketRequest all = new BucketRequest(request.key(), request.limits(), prefetch.tokens(), request.enforcing(),
+            BucketRequest all = BucketRequest.take(request.key(), request.limits(), prefetch.tokens(), request.enforcing(),
                     request.algorithm());
             List<BucketReply> replies;
             try {

@@ -2,6 +2,7 @@ package dev.tollgate.internal.local;
 
 import dev.tollgate.Limit;
 import dev.tollgate.LimitState;
+import java.util.List;
 
 /**
  * The in-memory state of one client's calendar quotas under one policy, as {@code bucket.lua}
@@ -31,20 +32,20 @@ final class CalendarQuota {
 
     /**
      * What each limit has taken, as {@code bucket.lua} reads it ("Calendar quotas"): limit j,
-     * whose window at {@code now} is {@code [windows[2j], windows[2j + 1])}, counts the first
+     * whose window now is {@code [starts[j], ends[j])}, counts the first
      * state not claimed yet of that very window; a limit that finds none counts the largest count
      * of the states whose windows overlap its own, leaving out those other limits claimed (in
      * a quota of a day and an hour, the hour's next window overlaps the day's count) unless the
      * state holds fewer limits than these (then a limit is new). {@code holds[j]} is when
      * what it counts stops counting if nothing is written: its window's end (or, when states of
-     * other windows outlast it whose counts would refuse {@code cost} under {@code capacities[j]}
+     * other windows outlast it whose counts would refuse {@code cost} under limit j's capacity
      * in the next window, the latest of their ends), or for a count of other windows the end of
      * the latest window stored (the state is absent from then on).
      *
      * @param quota the stored state, or {@code null}
      * @return which stored states the limits claimed as their own (for {@link #written})
      */
-    static boolean[] read(CalendarQuota quota, long[] windows, long now, long[] capacities, long cost, long[] used,
+    static boolean[] read(CalendarQuota quota, long[] starts, long[] ends, List<Limit> limits, long cost, long[] used,
                           long[] holds) {
         int m = used.length;
         int k = quota == null ? 0 : quota.counts.length;
@@ -53,21 +54,22 @@ final class CalendarQuota {
         for (int j = 0; j < m; j++) {
             own[j] = -1;
             for (int s = 0; s < k && own[j] < 0; s++) {
-                if (!claimed[s] && quota.startMicros[s] == windows[2 * j] && quota.endMicros[s] == windows[2 * j + 1]) {
+                if (!claimed[s] && quota.startMicros[s] == starts[j] && quota.endMicros[s] == ends[j]) {
                     claimed[s] = true;
                     own[j] = s;
                 }
             }
         }
         for (int j = 0; j < m; j++) {
-            long start = windows[2 * j];
-            long end = windows[2 * j + 1];
+            long start = starts[j];
+            long end = ends[j];
+            long capacity = limits.get(j).capacity();
             holds[j] = end;
             if (own[j] >= 0) {
                 used[j] = quota.counts[own[j]];
                 // states of other windows that outlast this one and would refuse in the next: until the last ends
                 for (int s = 0; s < k; s++) {
-                    if ((!claimed[s] || k < m) && quota.endMicros[s] > holds[j] && quota.counts[s] + cost > capacities[j]) {
+                    if ((!claimed[s] || k < m) && quota.endMicros[s] > holds[j] && quota.counts[s] + cost > capacity) {
                         holds[j] = quota.endMicros[s];
                     }
                 }

@@ -57,15 +57,6 @@ public final class Gcra {
         return Math.min((tat - now) * n + frac, full + 1);
     }
 
-    /**
-     * Longs per state in a stored token-bucket state ({@code long[]}, the expiry after them): the
-     * arrival time in whole µs, the remainder, the n it is counted in, and the limit's capacity
-     * and p, which with that n name the limit that wrote it ({@code bucket.lua}'s tag). Capacity
-     * 0: a state of unknown limits (written without a tag: only {@link LocalStore#putUntagged},
-     * for tests, as {@code bucket.lua} meets it in a key written by an earlier build).
-     */
-    static final int FIELDS = 5;
-
     /** Longs per foreign state as {@link #read} returns them: its debt (in 1/n µs), capacity, p and n. */
     static final int FOREIGN = 4;
 
@@ -74,19 +65,8 @@ public final class Gcra {
 
     private static final long[] NONE = new long[0];
 
-    /** The number of states a stored state holds. */
-    static int statesIn(long[] state) {
-        return (state.length - 1) / FIELDS;
-    }
-
-    /** Whether stored state {@code i} is {@code limit}'s: its capacity, p and n. */
-    static boolean names(long[] state, int i, Limit limit) {
-        return state[FIELDS * i + 3] == limit.capacity() && state[FIELDS * i + 4] == limit.refillPeriodMicros()
-                && state[FIELDS * i + 2] == limit.refillTokens();
-    }
-
     /**
-     * Reads a stored state for {@code limits} by {@code bucket.lua}'s rule ("Token bucket
+     * Reads a stored state ({@link TokenState}) for {@code limits} by {@code bucket.lua}'s rule ("Token bucket
      * states, and nodes of two configurations"): into {@code out} each limit's debt
      * ({@link #debt}, so {@code capacity * p + 1} beyond its time to fill), and returns the
      * foreign states to keep, {@link #FOREIGN} longs each.
@@ -101,7 +81,7 @@ public final class Gcra {
      * {@link #MOST_FOREIGN}, those owing most in whole µs (of equals, the first), in their order.
      */
     static long[] read(long[] state, long now, List<Limit> limits, long[] out) {
-        int k = statesIn(state);
+        int k = TokenState.states(state);
         int m = limits.size();
         boolean[] used = new boolean[k];
         long latest = Long.MIN_VALUE;
@@ -109,22 +89,22 @@ public final class Gcra {
             Limit l = limits.get(j);
             int s = -1;
             for (int i = 0; i < k && s < 0; i++) {
-                if (!used[i] && names(state, i, l)) {
+                if (!used[i] && TokenState.names(state, i, l)) {
                     s = i;
                 }
             }
-            if (s < 0 && k == 1 && m == 1 && state[3] == 0) {
+            if (s < 0 && k == 1 && m == 1 && TokenState.capacity(state, 0) == 0) {
                 s = 0;
             }
             if (s >= 0) {
                 used[s] = true;
-                out[j] = debt(state[FIELDS * s], state[FIELDS * s + 1], state[FIELDS * s + 2], now, l);
+                out[j] = debt(TokenState.tat(state, s), TokenState.frac(state, s), TokenState.unit(state, s), now, l);
                 continue;
             }
             if (latest == Long.MIN_VALUE) {
                 latest = 0;
                 for (int i = 0; i < k; i++) {
-                    latest = Math.max(latest, state[FIELDS * i] + (state[FIELDS * i + 1] > 0 ? 1 : 0));
+                    latest = Math.max(latest, TokenState.tat(state, i) + (TokenState.frac(state, i) > 0 ? 1 : 0));
                 }
             }
             out[j] = debt(latest, 0, l.refillTokens(), now, l);
@@ -132,14 +112,14 @@ public final class Gcra {
         long[] foreign = null;
         int f = 0;
         for (int i = 0; i < k; i++) {
-            long capacity = state[FIELDS * i + 3];
+            long capacity = TokenState.capacity(state, i);
             if (used[i] || capacity == 0 || namesAny(state, i, limits)) {
                 continue;
             }
-            long p = state[FIELDS * i + 4];
-            long n = state[FIELDS * i + 2];
+            long p = TokenState.period(state, i);
+            long n = TokenState.unit(state, i);
             long full = capacity * p;
-            long d = Math.min(full, debt(state[FIELDS * i], state[FIELDS * i + 1], n, now, n, full));
+            long d = Math.min(full, debt(TokenState.tat(state, i), TokenState.frac(state, i), n, now, n, full));
             if (d == 0) {
                 continue; // full: dropped
             }
@@ -168,7 +148,7 @@ public final class Gcra {
 
     private static boolean namesAny(long[] state, int i, List<Limit> limits) {
         for (int j = 0; j < limits.size(); j++) {
-            if (names(state, i, limits.get(j))) {
+            if (TokenState.names(state, i, limits.get(j))) {
                 return true;
             }
         }
@@ -183,7 +163,7 @@ public final class Gcra {
     static long[] write(long now, List<Limit> limits, long[] afters, long[] foreign, long charge) {
         int m = limits.size();
         int f = foreign.length / FOREIGN;
-        long[] state = new long[FIELDS * (m + f) + 1];
+        long[] state = TokenState.of(m + f);
         long expires = now;
         for (int j = 0; j < m; j++) {
             Limit l = limits.get(j);
@@ -200,17 +180,13 @@ public final class Gcra {
             write(state, m + g, now, d, capacity, p, n);
             expires = Math.max(expires, now + ceilDiv(d, n));
         }
-        state[state.length - 1] = expires;
+        TokenState.expires(state, expires);
         return state;
     }
 
     /** Writes state i: the limit of n tokens per p µs up to capacity owing {@code debt} at {@code now}. */
     static void write(long[] state, int i, long now, long debt, long capacity, long p, long n) {
-        state[FIELDS * i] = now + debt / n;
-        state[FIELDS * i + 1] = debt % n;
-        state[FIELDS * i + 2] = n;
-        state[FIELDS * i + 3] = capacity;
-        state[FIELDS * i + 4] = p;
+        TokenState.put(state, i, now + debt / n, debt % n, n, capacity, p);
     }
 
     /** Where one limit stands after a decision that leaves the debt {@code debtAfter}, for a request that wanted {@code wanted}. */

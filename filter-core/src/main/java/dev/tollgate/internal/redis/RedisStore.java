@@ -173,12 +173,16 @@ public final class RedisStore implements BucketStore {
 
     /** The script's reply to {@link #call}, read as the form it was sent in. */
     private static List<BucketReply> decode(List<BucketRequest> requests, boolean dry, long[] reply) {
-        return shortForm(requests, dry) ? BucketReply.decodeShort(requests.get(0), reply) : BucketReply.decode(requests, reply);
+        BucketRequest.Take one = shortForm(requests, dry);
+        return one != null ? BucketReply.decodeShort(one, reply) : BucketReply.decode(requests, reply);
     }
 
-    /** Whether a call goes in the script's short form: one bucket that {@link #shortArguments} serves, and not dry. */
-    private static boolean shortForm(List<BucketRequest> requests, boolean dry) {
-        return !dry && requests.size() == 1 && servesShort(requests.get(0));
+    /**
+     * The one bucket of a call that goes in the script's short form, or {@code null}: one bucket
+     * that {@link #shortArguments} serves, and not dry.
+     */
+    private static BucketRequest.Take shortForm(List<BucketRequest> requests, boolean dry) {
+        return !dry && requests.size() == 1 && requests.get(0) instanceof BucketRequest.Take t && servesShort(t) ? t : null;
     }
 
     /**
@@ -350,8 +354,8 @@ public final class RedisStore implements BucketStore {
 
     /** {@link #call(List, boolean)} within the budget that ends at {@code deadline}, or one of its own if {@code null}. */
     private long[] call(List<BucketRequest> requests, boolean dry, Long deadline) {
-        if (shortForm(requests, dry)) {
-            BucketRequest r = requests.get(0);
+        BucketRequest.Take r = shortForm(requests, dry);
+        if (r != null) {
             byte[][] a = shortShape(r);
             List<byte[]> args = clockOverride == null ? List.of(a[0], a[1], a[2])
                     : List.of(a[0], a[1], a[2], bytes(Long.toString(clockOverride.getAsLong())));
@@ -359,7 +363,7 @@ public final class RedisStore implements BucketStore {
         }
         boolean calendar = false;
         for (int i = 0; i < requests.size() && !calendar; i++) {
-            calendar = requests.get(i).algorithm() == Algorithm.CALENDAR;
+            calendar = isCalendar(requests.get(i));
         }
         if (calendar && deadline == null) {
             deadline = redis.deadline(); // a call asked again shares the first one's budget
@@ -414,7 +418,7 @@ public final class RedisStore implements BucketStore {
         for (int i = 0; i < requests.size(); i++) {
             BucketRequest r = requests.get(i);
             keys.add(bytes(r.key()));
-            if (r.algorithm() == Algorithm.CALENDAR) {
+            if (isCalendar(r)) {
                 // the window boundaries move with time: encoded on every call
                 for (String a : bucketArguments(r, nowMicros)) {
                     args.add(bytes(a));
@@ -437,10 +441,14 @@ public final class RedisStore implements BucketStore {
         return nodeClock.getAsLong() + redisAheadMicros;
     }
 
+    private static boolean isCalendar(BucketRequest r) {
+        return r instanceof BucketRequest.Take t && t.algorithm() == Algorithm.CALENDAR;
+    }
+
     /** A bucket's constant arguments, encoded the first time its shape is seen. */
-    private byte[][] shape(BucketRequest r) {
-        if (r.isLease() || r.gate()) {
-            return encode(bucketArguments(r)); // the lease id changes every call; a gate is rare
+    private byte[][] shape(BucketRequest request) {
+        if (!(request instanceof BucketRequest.Take r)) {
+            return encode(bucketArguments(request)); // the lease id changes every call; a gate is rare
         }
         Shape key = new Shape(r.limits(), r.cost(), r.enforcing(), r.algorithm());
         byte[][] cached = shapes.get(key);
@@ -456,7 +464,7 @@ public final class RedisStore implements BucketStore {
     }
 
     /** The short form's arguments of a bucket it serves, encoded the first time its shape is seen. */
-    private byte[][] shortShape(BucketRequest r) {
+    private byte[][] shortShape(BucketRequest.Take r) {
         Shape key = new Shape(r.limits(), r.cost(), r.enforcing(), r.algorithm());
         byte[][] cached = shortShapes.get(key);
         if (cached != null) {
@@ -482,8 +490,8 @@ public final class RedisStore implements BucketStore {
      * takes when its own limit admits. Made once per bucket shape ({@code shortShape}), not per
      * call. Public for tools that call the script themselves (the benchmarks).
      */
-    public static List<String> shortArguments(BucketRequest r) {
-        if (!servesShort(r)) {
+    public static List<String> shortArguments(BucketRequest request) {
+        if (!(request instanceof BucketRequest.Take r) || !servesShort(r)) {
             return null;
         }
         Limit l = r.limits().get(0);
@@ -516,8 +524,8 @@ public final class RedisStore implements BucketStore {
      * Whether the script's short form serves this bucket ({@link #shortArguments}); asked on every
      * call, so it makes nothing.
      */
-    private static boolean servesShort(BucketRequest r) {
-        if (r.isLease() || r.gate() || r.algorithm() != Algorithm.TOKEN_BUCKET || r.limits().size() != 1) {
+    private static boolean servesShort(BucketRequest.Take r) {
+        if (r.algorithm() != Algorithm.TOKEN_BUCKET || r.limits().size() != 1) {
             return false;
         }
         Limit l = r.limits().get(0);
@@ -537,15 +545,16 @@ public final class RedisStore implements BucketStore {
      * The same, for a calendar quota with the window boundaries around {@code nowMicros} on this
      * node's clock: count and four boundaries per limit instead of a triple.
      */
-    static List<String> bucketArguments(BucketRequest r, long nowMicros) {
-        if (r.isLease()) {
-            Limit l = r.limits().get(0);
-            return List.of(r.enforcing() ? "1" : "0", "i", "1", "1", Long.toString(l.capacity()),
-                    Long.toString(l.windowMicros()), r.lease());
+    static List<String> bucketArguments(BucketRequest request, long nowMicros) {
+        if (request instanceof BucketRequest.Lease lease) {
+            Limit l = lease.limit();
+            return List.of(lease.enforcing() ? "1" : "0", "i", "1", "1", Long.toString(l.capacity()),
+                    Long.toString(l.windowMicros()), lease.id());
         }
-        if (r.gate()) {
-            return List.of(r.enforcing() ? "1" : "0", "g", "1", "1", Long.toString(r.limits().get(0).capacity()), "0", "0");
+        if (request instanceof BucketRequest.Gate gate) {
+            return List.of(gate.enforcing() ? "1" : "0", "g", "1", "1", Long.toString(gate.shownAs().capacity()), "0", "0");
         }
+        BucketRequest.Take r = (BucketRequest.Take) request;
         if (r.algorithm() == Algorithm.CALENDAR) {
             List<String> a = new ArrayList<>(4 + 5 * r.limits().size());
             a.add(r.enforcing() ? "1" : "0");
@@ -584,13 +593,13 @@ public final class RedisStore implements BucketStore {
 
     /** Gives leases back with {@code release.lua}, one call per Cluster slot. */
     @Override
-    public void release(List<BucketRequest> leases) {
-        Map<Integer, List<BucketRequest>> bySlot = new LinkedHashMap<>();
+    public void release(List<BucketRequest.Lease> leases) {
+        Map<Integer, List<BucketRequest.Lease>> bySlot = new LinkedHashMap<>();
         boolean clustered = leases.size() > 1 && redis.clustered();
-        for (BucketRequest r : leases) {
+        for (BucketRequest.Lease r : leases) {
             bySlot.computeIfAbsent(clustered ? redis.slot(r.key()) : 0, s -> new ArrayList<>()).add(r);
         }
-        for (List<BucketRequest> group : bySlot.values()) {
+        for (List<BucketRequest.Lease> group : bySlot.values()) {
             try {
                 releaseTogether(group, null);
             } catch (RedisPort.SplitKeysException e) {
@@ -598,7 +607,7 @@ public final class RedisStore implements BucketStore {
                     throw e;
                 }
                 // a slot migration keeps the keys apart: release.lua treats each key on its own
-                for (BucketRequest r : group) {
+                for (BucketRequest.Lease r : group) {
                     releaseTogether(List.of(r), e.deadline());
                 }
             }
@@ -606,12 +615,12 @@ public final class RedisStore implements BucketStore {
     }
 
     /** One call of {@code release.lua} for leases of one slot; within the budget ending at {@code deadline}, if set. */
-    private void releaseTogether(List<BucketRequest> group, Long deadline) {
+    private void releaseTogether(List<BucketRequest.Lease> group, Long deadline) {
         List<byte[]> keys = new ArrayList<>(group.size());
         List<byte[]> ids = new ArrayList<>(group.size());
-        for (BucketRequest r : group) {
+        for (BucketRequest.Lease r : group) {
             keys.add(bytes(r.key()));
-            ids.add(bytes(r.lease()));
+            ids.add(bytes(r.id()));
         }
         if (deadline == null) {
             redis.eval(RELEASE_BYTES, keys, ids);

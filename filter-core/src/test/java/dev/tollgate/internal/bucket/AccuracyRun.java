@@ -119,12 +119,12 @@ public final class AccuracyRun {
         return most;
     }
 
-    private BucketRequest request(int policy, int client, long cost) {
+    private BucketRequest.Take request(int policy, int client, long cost) {
         return request(policy, client, cost, clientPlan[client]);
     }
 
-    private BucketRequest request(int policy, int client, long cost, int plan) {
-        return new BucketRequest(key(policy, client, algorithm[policy], compactKeys), limitsOf(policy, client, plan), cost,
+    private BucketRequest.Take request(int policy, int client, long cost, int plan) {
+        return BucketRequest.take(key(policy, client, algorithm[policy], compactKeys), limitsOf(policy, client, plan), cost,
                 enforcing[policy], algorithm[policy]);
     }
 
@@ -190,7 +190,7 @@ public final class AccuracyRun {
         }
         long o = order++;
         for (int i = 0; i < requests.size(); i++) {
-            String error = bounds.record(requests.get(i), now, o, expected, i);
+            String error = bounds.record((BucketRequest.Take) requests.get(i), now, o, expected, i);
             if (error != null) {
                 throw new AssertionError(error + trace());
             }
@@ -300,7 +300,8 @@ public final class AccuracyRun {
 
     private static String describe(List<BucketRequest> requests) {
         StringBuilder sb = new StringBuilder();
-        for (BucketRequest r : requests) {
+        for (BucketRequest request : requests) {
+            BucketRequest.Take r = (BucketRequest.Take) request; // a run asks rate buckets only
             sb.append(sb.length() > 0 ? " + " : "").append(r.key().substring(PREFIX.length()))
                     .append(r.algorithm() == Algorithm.SLIDING_LOG ? " log " : " bucket ").append(r.limits())
                     .append(" cost ").append(r.cost()).append(r.enforcing() ? "" : " shadow");
@@ -361,7 +362,7 @@ public final class AccuracyRun {
             written.clear();
         }
 
-        String record(BucketRequest r, long now, long order, Outcome o, int i) {
+        String record(BucketRequest.Take r, long now, long order, Outcome o, int i) {
             String id = r.key() + "|" + r.algorithm();
             if (r.algorithm() == Algorithm.SLIDING_LOG) {
                 List<Event> events = history.computeIfAbsent(id, k -> new ArrayList<>());

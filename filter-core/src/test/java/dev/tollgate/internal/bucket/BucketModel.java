@@ -211,7 +211,7 @@ public final class BucketModel {
         states.clear();
     }
 
-    private static String id(BucketRequest r) {
+    private static String id(BucketRequest.Take r) {
         return r.key() + "|" + r.algorithm();
     }
 
@@ -227,7 +227,7 @@ public final class BucketModel {
         long[][] counts = new long[n][];
         boolean all = true;
         for (int i = 0; i < n; i++) {
-            BucketRequest r = requests.get(i);
+            BucketRequest.Take r = (BucketRequest.Take) requests.get(i); // the model keeps rate buckets only
             List<Limit> limits = r.limits();
             int m = limits.size();
             boolean ok = true;
@@ -288,7 +288,7 @@ public final class BucketModel {
         Link[][] links = new Link[n][];
         int at = 0;
         for (int i = 0; i < n; i++) {
-            BucketRequest r = requests.get(i);
+            BucketRequest.Take r = (BucketRequest.Take) requests.get(i); // the model keeps rate buckets only
             List<Limit> limits = r.limits();
             boolean take = all && admits[i];
             taken[i] = take;

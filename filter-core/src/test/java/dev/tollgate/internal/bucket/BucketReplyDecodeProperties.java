@@ -67,7 +67,7 @@ class BucketReplyDecodeProperties {
         boolean refused = c[4] != 0;
         long retry = refused ? 1 + c[5] % (full + cost * p) : 0;
         long now = c[6];
-        BucketRequest r = new BucketRequest("k", List.of(new Limit(capacity, 1, p, p, "t")), cost, true);
+        BucketRequest.Take r = BucketRequest.take("k", List.of(new Limit(capacity, 1, p, p, "t")), cost, true);
         long[] reply = refused ? new long[] {after, retry, now} : new long[] {after, now};
         LimitState state = BucketReply.decodeShort(r, reply).get(0).limits().get(0);
         assertEquals(r.limits().get(0), state.limit());
@@ -83,7 +83,7 @@ class BucketReplyDecodeProperties {
 
     private void refusesAShortReplyOutOfShape(long[] c, int bad) {
         long full = c[0] * c[1];
-        BucketRequest r = new BucketRequest("k", List.of(new Limit(c[0], 1, c[1], c[1], "t")), c[2], true);
+        BucketRequest.Take r = BucketRequest.take("k", List.of(new Limit(c[0], 1, c[1], c[1], "t")), c[2], true);
         long[] reply = switch (bad) {
             case 0 -> new long[] {Math.min(c[3], full)};
             case 1 -> new long[] {Math.min(c[3], full), 1, 2, c[6]};
@@ -127,10 +127,10 @@ class BucketReplyDecodeProperties {
     }
 
     static Gen<List<BucketRequest>> calls() {
-        Gen<BucketRequest> request = lists(of(LIMITS), 1, 3).map(ls -> new BucketRequest("k", ls, 1, true));
+        Gen<BucketRequest> request = lists(of(LIMITS), 1, 3).map(ls -> BucketRequest.take("k", ls, 1, true));
         // a call of one bucket with one limit, the usual one, half of the time
         return frequency(weight(1, lists(request, 1, 4)),
-                weight(1, of(LIMITS).map(l -> List.of(new BucketRequest("k", List.of(l), 1, true)))));
+                weight(1, of(LIMITS).map(l -> List.of(BucketRequest.take("k", List.of(l), 1, true)))));
     }
 
     /** Any long, as a seed of the reply's numbers. */

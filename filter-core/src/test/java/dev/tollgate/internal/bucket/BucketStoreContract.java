@@ -46,11 +46,11 @@ public abstract class BucketStoreContract {
     }
 
     protected long[] take(String key, String limits, long cost) {
-        return Replies.flat(store.acquire(List.of(new BucketRequest(key, Limit.parse(limits), cost, true))));
+        return Replies.flat(store.acquire(List.of(BucketRequest.take(key, Limit.parse(limits), cost, true))));
     }
 
     protected long[] log(String key, String limits, long cost) {
-        return Replies.flat(store.acquire(List.of(new BucketRequest(key, Limit.parse(limits), cost, true, Algorithm.SLIDING_LOG))));
+        return Replies.flat(store.acquire(List.of(BucketRequest.take(key, Limit.parse(limits), cost, true, Algorithm.SLIDING_LOG))));
     }
 
     protected long[] log(String key, String limits) {
@@ -225,13 +225,13 @@ public abstract class BucketStoreContract {
         String a = key("policy-a");
         String b = key("policy-b");
         List<BucketRequest> both = List.of(
-                new BucketRequest(a, Limit.parse("1/min"), 1, true),
-                new BucketRequest(b, Limit.parse("10/s"), 1, true));
+                BucketRequest.take(a, Limit.parse("1/min"), 1, true),
+                BucketRequest.take(b, Limit.parse("10/s"), 1, true));
         assertTrue(admitted(Replies.flat(store.acquire(both))));
         long[] second = Replies.flat(store.acquire(both));
         assertFalse(admitted(second));
         assertEquals(9, second[4], "policy b was not charged for the refused request");
-        long[] onlyB = Replies.flat(store.acquire(List.of(new BucketRequest(b, Limit.parse("10/s"), 1, true))));
+        long[] onlyB = Replies.flat(store.acquire(List.of(BucketRequest.take(b, Limit.parse("10/s"), 1, true))));
         assertEquals(8, onlyB[0]);
     }
 
@@ -240,8 +240,8 @@ public abstract class BucketStoreContract {
         String enforced = key("enforced");
         String shadow = key("shadow");
         List<BucketRequest> call = List.of(
-                new BucketRequest(enforced, Limit.parse("2/min"), 1, true),
-                new BucketRequest(shadow, Limit.parse("1/min"), 1, false));
+                BucketRequest.take(enforced, Limit.parse("2/min"), 1, true),
+                BucketRequest.take(shadow, Limit.parse("1/min"), 1, false));
         long[] first = Replies.flat(store.acquire(call));
         assertEquals(1, first[0]);
         assertEquals(0, first[4]);
@@ -252,7 +252,7 @@ public abstract class BucketStoreContract {
         long[] third = Replies.flat(store.acquire(call));
         assertTrue(third[3] > 0, "the enforced bucket refuses");
         clock.advanceMicros(60_000_000);
-        long[] shadowAlone = Replies.flat(store.acquire(List.of(new BucketRequest(shadow, Limit.parse("1/min"), 1, false))));
+        long[] shadowAlone = Replies.flat(store.acquire(List.of(BucketRequest.take(shadow, Limit.parse("1/min"), 1, false))));
         assertEquals(0, shadowAlone[3], "a shadow bucket takes nothing when an enforcing one refuses");
     }
 
@@ -299,8 +299,8 @@ public abstract class BucketStoreContract {
         assertTrue(admitted(take(k, "1/min burst 2")));
         assertTrue(admitted(take(spent, "1/min")));
         long[] refused = Replies.flat(store.acquire(List.of(
-                new BucketRequest(k, Limit.parse("1/min burst 2; 100/day"), 1, true),
-                new BucketRequest(spent, Limit.parse("1/min"), 1, true))));
+                BucketRequest.take(k, Limit.parse("1/min burst 2; 100/day"), 1, true),
+                BucketRequest.take(spent, Limit.parse("1/min"), 1, true))));
         assertFalse(admitted(refused), "the other bucket refuses");
         assertEquals(0, refused[3], "read under two limits, the bucket would admit");
         assertEquals(1, refused[0], "its minute limit read the minute it owes: one token of two left");
@@ -624,8 +624,8 @@ public abstract class BucketStoreContract {
         String bucket = key("mixed-bucket");
         String logKey = key("mixed-log");
         List<BucketRequest> call = List.of(
-                new BucketRequest(bucket, Limit.parse("10/min"), 1, true),
-                new BucketRequest(logKey, Limit.parse("1/min"), 1, true, Algorithm.SLIDING_LOG));
+                BucketRequest.take(bucket, Limit.parse("10/min"), 1, true),
+                BucketRequest.take(logKey, Limit.parse("1/min"), 1, true, Algorithm.SLIDING_LOG));
         assertTrue(admitted(Replies.flat(store.acquire(call))));
         long[] refused = Replies.flat(store.acquire(call));
         assertFalse(admitted(refused));
@@ -708,7 +708,7 @@ public abstract class BucketStoreContract {
     /** One call of a bucket behind its pause gate, as an outbound call asks: the bucket's state, then the gate's. */
     private long[] gated(String bucket, String gate, String limits) {
         List<Limit> l = Limit.parse(limits);
-        return Replies.flat(store.acquire(List.of(new BucketRequest(bucket, l, 1, true),
+        return Replies.flat(store.acquire(List.of(BucketRequest.take(bucket, l, 1, true),
                 BucketRequest.pauseGate(gate, l.get(0), true))));
     }
 

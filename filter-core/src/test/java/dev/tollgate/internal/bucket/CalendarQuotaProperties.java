@@ -246,7 +246,7 @@ class CalendarQuotaProperties {
                 default -> clock.addAndGet(s.micros());
             }
             long[] expected = model.take("k", capacity, unit, zone, clock.get(), s.cost());
-            long[] actual = Replies.flat(store.acquire(List.of(new BucketRequest("k", limits, s.cost(), true, Algorithm.CALENDAR))));
+            long[] actual = Replies.flat(store.acquire(List.of(BucketRequest.take("k", limits, s.cost(), true, Algorithm.CALENDAR))));
             assertArrayEquals(expected, actual, "at " + clock.get());
             boolean cut = unit == CalendarWindow.Unit.HOUR
                     && CalendarModel.end(unit, zone, clock.get()) - CalendarModel.start(unit, zone, clock.get()) != HOUR;

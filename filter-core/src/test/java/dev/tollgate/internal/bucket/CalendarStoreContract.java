@@ -55,7 +55,7 @@ public abstract class CalendarStoreContract {
     }
 
     protected static BucketRequest calendar(String key, List<Limit> limits, long cost) {
-        return new BucketRequest(key, limits, cost, true, Algorithm.CALENDAR);
+        return BucketRequest.take(key, limits, cost, true, Algorithm.CALENDAR);
     }
 
     protected long[] take(String key, String limits, String zone, long cost) {
@@ -205,7 +205,7 @@ public abstract class CalendarStoreContract {
         String rate = "tollgate-test:{" + run + "}:aon-rate";
         at("2026-06-10T08:00:00Z");
         BucketRequest q = calendar(quota, quota("1/day calendar", "UTC"), 1);
-        BucketRequest r = new BucketRequest(rate, Limit.parse("1/min"), 1, true);
+        BucketRequest.Take r = BucketRequest.take(rate, Limit.parse("1/min"), 1, true);
         long[] first = Replies.flat(store.acquire(List.of(q, r)));
         assertEquals(0, first[3] + first[7]);
         long[] rateRefuses = Replies.flat(store.acquire(List.of(
@@ -223,7 +223,7 @@ public abstract class CalendarStoreContract {
     @Test
     protected void aShadowQuotaTakesOnlyWhenItsOwnLimitAdmits() {
         at("2026-06-10T08:00:00Z");
-        BucketRequest shadow = new BucketRequest(key("shadow"), quota("1/day calendar", "UTC"), 1, false, Algorithm.CALENDAR);
+        BucketRequest.Take shadow = BucketRequest.take(key("shadow"), quota("1/day calendar", "UTC"), 1, false, Algorithm.CALENDAR);
         store.acquire(List.of(shadow));
         long[] over = Replies.flat(store.acquire(List.of(shadow)));
         assertEquals(0, over[0]);

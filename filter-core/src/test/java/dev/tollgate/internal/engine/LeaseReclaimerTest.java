@@ -29,7 +29,7 @@ class LeaseReclaimerTest {
     final Limit one = new Concurrency(1, Duration.ofSeconds(60)).limit();
     int ids;
 
-    BucketRequest slot() {
+    BucketRequest.Lease slot() {
         return BucketRequest.lease("{c}:p:c", one, true, "L" + (++ids));
     }
 
@@ -60,7 +60,7 @@ class LeaseReclaimerTest {
 
     @Test
     void aReleaseThatFailsIsTriedAgainWhenTheStoreAnswers() {
-        BucketRequest held = slot();
+        BucketRequest.Lease held = slot();
         assertTrue(admitted(held));
         store.failsWith(() -> new IllegalStateException("connection reset"));
         reclaimer.release(List.of(held));

@@ -91,7 +91,7 @@ public final class LeasingNodes {
         Run run = new Run();
         Function<List<BucketRequest>, List<BucketReply>> checked = requests -> {
             run.storeCalls++;
-            BucketRequest r = requests.get(0);
+            BucketRequest.Take r = (BucketRequest.Take) requests.get(0); // a leasing node asks for its one rate bucket
             long[] expected = model.acquire(r.cost(), clock.nowMicros());
             BucketReply reply = store.apply(requests).get(0);
             assertEquals(expected[0] == 0, reply.admits(), () -> "verdict for cost " + r.cost() + " at "
@@ -108,7 +108,7 @@ public final class LeasingNodes {
         List<long[]> admitted = new ArrayList<>(); // {time µs, cost}
         for (Arrival a : s.arrivals()) {
             clock.advanceMicros(a.afterMicros());
-            BucketRequest request = new BucketRequest(KEY, limits, a.cost(), true);
+            BucketRequest.Take request = BucketRequest.take(KEY, limits, a.cost(), true);
             boolean admits;
             if (TokenLeases.applies(request, prefetch)) {
                 TokenLeases.Take t = nodes.get(a.node()).take(request, prefetch, GENERATION, 100_000_000L, checked);

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.tollgate.Policy;
 import dev.tollgate.RequestView;
 import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.bucket.BucketRequest;
 import dev.tollgate.testing.TestConfigs;
 import dev.tollgate.testing.TestRequest;
 import java.util.HashMap;
@@ -105,9 +106,13 @@ class PlanCacheProperties {
         StringBuilder sb = new StringBuilder("plan=").append(p.plan()).append(" deny=").append(p.denyCacheKey());
         for (RequestPlan.Bucket b : p.buckets()) {
             sb.append("\n  ").append(b.policy().name()).append(' ').append(b.client()).append(' ')
-                    .append(b.request().key()).append(' ').append(b.request().limits()).append(" cost=")
-                    .append(b.request().cost()).append(' ').append(b.request().enforcing()).append(' ')
-                    .append(b.request().algorithm()).append(" lease=").append(b.request().isLease());
+                    .append(b.request().key()).append(' ').append(b.request().limits()).append(' ')
+                    .append(b.request().enforcing()).append(' ');
+            if (b.request() instanceof BucketRequest.Take t) {
+                sb.append("cost=").append(t.cost()).append(' ').append(t.algorithm());
+            } else {
+                sb.append(b.request().getClass().getSimpleName()); // a lease's id is left out
+            }
         }
         return sb.toString();
     }

@@ -42,8 +42,8 @@ class TokenLeasesTest {
         return new TokenLeases(1_000, () -> clock.nowMicros() * 1000L);
     }
 
-    static BucketRequest request(String client) {
-        return new BucketRequest("tollgate:{" + client + "}:hot", Limit.parse("1000/s burst 100"), 1, true);
+    static BucketRequest.Take request(String client) {
+        return BucketRequest.take("tollgate:{" + client + "}:hot", Limit.parse("1000/s burst 100"), 1, true);
     }
 
     @Test
@@ -64,7 +64,7 @@ class TokenLeasesTest {
     @Test
     void aLeaseTheStoreCannotGiveSendsRequestsToTheStoreUntilKTokensWouldBeThere() {
         TokenLeases leases = leases();
-        store.acquire(List.of(new BucketRequest(request("a").key(), limits, 95, true))); // 5 left, 1 per ms
+        store.acquire(List.of(BucketRequest.take(request("a").key(), limits, 95, true))); // 5 left, 1 per ms
         TokenLeases.Take first = leases.take(request("a"), prefetch, GENERATION, BUDGET_NANOS, counted);
         assertEquals(TokenLeases.Outcome.ASK_STORE, first.outcome());
         assertTrue(first.fetched());

@@ -21,7 +21,7 @@ class LocalStoreFollowTest {
     private final ManualClock clock = new ManualClock();
     private final LocalStore shared = new LocalStore(1_000, clock::nowMicros);
     private final LocalStore fallback = new LocalStore(1_000, clock::nowMicros);
-    private final BucketRequest one = new BucketRequest("k", Limit.parse("1/min burst 10"), 1, true);
+    private final BucketRequest.Take one = BucketRequest.take("k", Limit.parse("1/min burst 10"), 1, true);
 
     /** One request to the shared store, which the fallback follows; whether it was admitted. */
     private boolean shared(BucketRequest r) {
@@ -75,7 +75,7 @@ class LocalStoreFollowTest {
 
     @Test
     void eachLimitFollowsOnItsOwn() {
-        BucketRequest two = new BucketRequest("k2", Limit.parse("1/s burst 3; 1/min burst 10"), 1, true);
+        BucketRequest.Take two = BucketRequest.take("k2", Limit.parse("1/s burst 3; 1/min burst 10"), 1, true);
         assertEquals(2, admittedByFallback(two, 2)); // own: 2 owed under both
         // the shared store: the per-second limit full, the minute's 8 owed (480 s until full)
         fallback.follow(two, new BucketReply(List.of(
@@ -88,7 +88,7 @@ class LocalStoreFollowTest {
 
     @Test
     void aBucketFullOnBothSidesStoresNothing() {
-        BucketRequest shadow = new BucketRequest("s", Limit.parse("1/min burst 10"), 1, false);
+        BucketRequest.Take shadow = BucketRequest.take("s", Limit.parse("1/min burst 10"), 1, false);
         BucketReply full = new BucketReply(List.of(new dev.tollgate.LimitState(shadow.limits().get(0), 10, 0, 0, 0)));
         fallback.follow(shadow, full, false);
         assertEquals(0, fallback.size());
@@ -97,7 +97,7 @@ class LocalStoreFollowTest {
     @Test
     void otherAlgorithmsAreLeftAsTheyAre() {
         List<Limit> limits = Limit.parse("1/min burst 10");
-        for (BucketRequest r : List.of(new BucketRequest("log", limits, 1, true, Algorithm.SLIDING_LOG),
+        for (BucketRequest r : List.of(BucketRequest.take("log", limits, 1, true, Algorithm.SLIDING_LOG),
                 BucketRequest.lease("lease", limits.get(0), true, "id-1"),
                 BucketRequest.pauseGate("gate", limits.get(0), true))) {
             BucketReply reply = new BucketReply(List.of(new dev.tollgate.LimitState(limits.get(0), 0, 6_000_000, 60_000_000, 0)));
@@ -110,7 +110,7 @@ class LocalStoreFollowTest {
     void theBoundOnKeysHolds() {
         LocalStore small = new LocalStore(6_400, clock::nowMicros);
         for (int i = 0; i < 100_000; i++) {
-            BucketRequest r = new BucketRequest("k" + i, one.limits(), 1, true);
+            BucketRequest.Take r = BucketRequest.take("k" + i, one.limits(), 1, true);
             small.follow(r, shared.acquire(List.of(r)).get(0), true);
         }
         assertTrue(small.size() <= 6_400, "held " + small.size());

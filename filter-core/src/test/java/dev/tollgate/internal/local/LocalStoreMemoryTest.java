@@ -51,7 +51,7 @@ class LocalStoreMemoryTest {
         for (int r = 0; r < flood.requests(); r++) {
             for (int k = 0; k < flood.clients(); k++) {
                 long[] reply = Replies.flat(store.acquire(List.of(
-                        new BucketRequest("flood-" + k, limits, flood.cost(), true, Algorithm.SLIDING_LOG))));
+                        BucketRequest.take("flood-" + k, limits, flood.cost(), true, Algorithm.SLIDING_LOG))));
                 admitted += reply[3] == 0 ? flood.cost() : 0;
                 clock.advanceMicros(flood.stepMicros());
                 LocalStore.Usage u = store.usage();

@@ -29,7 +29,7 @@ class LocalStoreTest extends BucketStoreContract {
         LocalStore small = new LocalStore(6_400, clock::nowMicros);
         List<Limit> perDay = Limit.parse("1/day");
         for (int i = 0; i < 1_000_000; i++) {
-            Replies.flat(small.acquire(List.of(new BucketRequest("k" + i, perDay, 1, true))));
+            Replies.flat(small.acquire(List.of(BucketRequest.take("k" + i, perDay, 1, true))));
         }
         assertTrue(small.size() <= 6_400, "held " + small.size());
         assertTrue(small.size() > 6_000, "and still holds close to its bound: " + small.size());
@@ -39,10 +39,10 @@ class LocalStoreTest extends BucketStoreContract {
     void theMostRecentlyUsedBucketsSurviveAFlood() {
         LocalStore small = new LocalStore(6_400, clock::nowMicros);
         List<Limit> perDay = Limit.parse("1/day");
-        BucketRequest busy = new BucketRequest("busy", perDay, 1, true);
+        BucketRequest.Take busy = BucketRequest.take("busy", perDay, 1, true);
         Replies.flat(small.acquire(List.of(busy)));
         for (int i = 0; i < 100_000; i++) {
-            Replies.flat(small.acquire(List.of(new BucketRequest("flood" + i, perDay, 1, true))));
+            Replies.flat(small.acquire(List.of(BucketRequest.take("flood" + i, perDay, 1, true))));
             if (i % 50 == 0) {
                 assertEquals(0, Replies.flat(small.acquire(List.of(busy)))[0], "the busy client stays spent");
             }
@@ -61,7 +61,7 @@ class LocalStoreTest extends BucketStoreContract {
         assertTrue(small.acquire(List.of(BucketRequest.lease("{held}:p:c", one, true, "first"))).get(0).admits());
         List<Limit> perDay = Limit.parse("1/day");
         for (int i = 0; i < 100_000; i++) {
-            Replies.flat(small.acquire(List.of(new BucketRequest("flood" + i, perDay, 1, true))));
+            Replies.flat(small.acquire(List.of(BucketRequest.take("flood" + i, perDay, 1, true))));
         }
         assertTrue(small.size() <= 6_400 + 1, "held " + small.size());
         assertTrue(!small.acquire(List.of(BucketRequest.lease("{held}:p:c", one, true, "second"))).get(0).admits(),

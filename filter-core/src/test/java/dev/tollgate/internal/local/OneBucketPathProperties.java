@@ -55,7 +55,7 @@ class OneBucketPathProperties {
                 continue;
             }
             Call c = (Call) step;
-            List<BucketRequest> call = List.of(new BucketRequest("k" + c.key(), Limit.parse(c.limits()), c.cost(),
+            List<BucketRequest> call = List.of(BucketRequest.take("k" + c.key(), Limit.parse(c.limits()), c.cost(),
                     c.enforcing()));
             List<BucketReply> expected = model.acquireAll(call);
             assertEquals(expected, fast.acquire(call), () -> "at " + clock.nowMicros() + ": " + c);

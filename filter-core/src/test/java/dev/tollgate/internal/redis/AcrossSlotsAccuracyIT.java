@@ -73,7 +73,7 @@ class AcrossSlotsAccuracyIT {
         List<Limit> logLimit = Limit.parse("8/min");
         String a = "acc-refund:{" + run + "-slot-a}:p";
         String b = "acc-refund:{" + run + "-slot-b}:p";
-        BucketRequest bOnce = new BucketRequest(b, Limit.parse("1/day"), 1, true);
+        BucketRequest.Take bOnce = BucketRequest.take(b, Limit.parse("1/day"), 1, true);
         List<Long> model = new ArrayList<>(); // times of the entries the log should hold
         boolean bSpent = false;
         int refunds = 0;
@@ -82,7 +82,7 @@ class AcrossSlotsAccuracyIT {
             trace.add(s.toString());
             long now = clock.nowMicros();
             model.removeIf(t -> t <= now - 60_000_000L);
-            BucketRequest log = new BucketRequest(a, logLimit, s.cost(), true, Algorithm.SLIDING_LOG);
+            BucketRequest.Take log = BucketRequest.take(a, logLimit, s.cost(), true, Algorithm.SLIDING_LOG);
             switch (s.kind()) {
                 case "log":
                     long[] reply = Replies.flat(plain.acquire(List.of(log)));
@@ -141,10 +141,10 @@ class AcrossSlotsAccuracyIT {
         RedisStore plain = new RedisStore(jedis, clock::nowMicros);
         String a = "acc-dry:{" + run + "-slot-a}:p";
         String b = "acc-dry:{" + run + "-slot-b}:p";
-        Replies.flat(plain.acquire(List.of(new BucketRequest(a, Limit.parse("1000/day"), 1000, true))));
-        Replies.flat(plain.acquire(List.of(new BucketRequest(b, Limit.parse("1/s"), 1, true))));
-        List<BucketRequest> both = List.of(new BucketRequest(a, Limit.parse("1000/day burst 10"), 1, true),
-                new BucketRequest(b, Limit.parse("1/s"), 1, true));
+        Replies.flat(plain.acquire(List.of(BucketRequest.take(a, Limit.parse("1000/day"), 1000, true))));
+        Replies.flat(plain.acquire(List.of(BucketRequest.take(b, Limit.parse("1/s"), 1, true))));
+        List<BucketRequest> both = List.of(BucketRequest.take(a, Limit.parse("1000/day burst 10"), 1, true),
+                BucketRequest.take(b, Limit.parse("1/s"), 1, true));
         long[] refused = Replies.flat(slotted.acquire(both));
         long retry = AccuracyRun.retryAfter(both, refused);
         if (retry != 86_400_000) {

@@ -87,8 +87,8 @@ class BucketScriptPathsIT extends OwnRedisProperties {
                     Long.toString(capacity), Long.toString(p), Long.toString(n));
         }
 
-        BucketRequest request() {
-            return new BucketRequest("unused", List.of(new Limit(capacity, n, p, p, "test")), cost, enforcing);
+        BucketRequest.Take request() {
+            return BucketRequest.take("unused", List.of(new Limit(capacity, n, p, p, "test")), cost, enforcing);
         }
 
         /** The arguments RedisStore sends for this lone bucket: the short form when it serves it. */

@@ -153,9 +153,9 @@ class ClusterMigrationAccuracyIT {
                         routes.count(r.equals("TRYAGAIN") ? "TRYAGAIN, then key by key" : r, route.equals(r));
                     }
                     List<BucketRequest> request = new ArrayList<>();
-                    request.add(new BucketRequest(a, A, 1, true));
+                    request.add(BucketRequest.take(a, A, 1, true));
                     if (s == Step.BOTH) {
-                        request.add(new BucketRequest(b, B, 1, true));
+                        request.add(BucketRequest.take(b, B, 1, true));
                     }
                     boolean modelAdmits = left[0] >= 1 && (s == Step.ONE || left[1] >= 1);
                     long tryAgainsBefore = route.equals("TRYAGAIN") ? tryAgains(source) + tryAgains(target) : 0;

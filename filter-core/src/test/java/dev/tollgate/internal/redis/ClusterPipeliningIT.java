@@ -59,7 +59,7 @@ class ClusterPipeliningIT {
     }
 
     private static long remaining(RedisStore store, String key) {
-        return Replies.flat(store.acquire(List.of(new BucketRequest(key, SLOW, 1, true))))[0];
+        return Replies.flat(store.acquire(List.of(BucketRequest.take(key, SLOW, 1, true))))[0];
     }
 
     @Test

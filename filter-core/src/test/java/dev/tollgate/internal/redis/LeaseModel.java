@@ -78,12 +78,12 @@ final class LeaseModel {
      * @param release the store's release
      */
     void play(Scenario s, ManualClock clock, Function<List<BucketRequest>, List<BucketReply>> acquire,
-              java.util.function.Consumer<List<BucketRequest>> release) {
+              java.util.function.Consumer<List<BucketRequest.Lease>> release) {
         Setup set = s.setup();
         Limit limitA = new Concurrency(set.slotsA(), Duration.ofSeconds(set.leaseSecondsA())).limit(); // a reload may change it
         Limit limitB = new Concurrency(set.slotsB(), Duration.ofSeconds(set.leaseSecondsB())).limit();
         Limit rate = Limit.parse(set.tokens() + "/day").get(0);
-        List<BucketRequest> taken = new ArrayList<>();
+        List<BucketRequest.Lease> taken = new ArrayList<>();
         int sequence = 0;
         for (Action act : s.actions()) {
             long now = clock.nowMicros();
@@ -99,8 +99,8 @@ final class LeaseModel {
                 if (taken.isEmpty()) {
                     continue;
                 }
-                BucketRequest lease = taken.get(act.index() % taken.size());
-                Long expiry = live.computeIfAbsent(lease.key(), k -> new HashMap<>()).remove(lease.lease());
+                BucketRequest.Lease lease = taken.get(act.index() % taken.size());
+                Long expiry = live.computeIfAbsent(lease.key(), k -> new HashMap<>()).remove(lease.id());
                 if (expiry != null && expiry <= now) {
                     expired++;
                 } else if (expiry != null) {
@@ -118,20 +118,20 @@ final class LeaseModel {
                 request.add(BucketRequest.lease(client + ":b:c", limitB, true, "L" + (++sequence)));
             }
             if (act.rate() || request.isEmpty()) {
-                request.add(new BucketRequest(client + ":r", List.of(rate), 1, true));
+                request.add(BucketRequest.take(client + ":r", List.of(rate), 1, true));
             }
             List<BucketReply> replies = acquire.apply(request);
             boolean all = true;
             for (BucketRequest r : request) {
-                if (r.isLease()) {
-                    all &= liveCount(r.key(), now) + 1 <= r.limits().get(0).capacity();
+                if (r instanceof BucketRequest.Lease lease) {
+                    all &= liveCount(r.key(), now) + 1 <= lease.limit().capacity();
                 } else {
                     all &= tokensTaken(r.key()) + 1 <= rate.capacity();
                 }
             }
             for (int i = 0; i < request.size(); i++) {
                 BucketRequest r = request.get(i);
-                if (!r.isLease()) {
+                if (!(r instanceof BucketRequest.Lease lease)) {
                     boolean ok = tokensTaken(r.key()) + 1 <= rate.capacity();
                     if (all) {
                         tokens.merge(r.key(), 1L, Long::sum);
@@ -139,12 +139,12 @@ final class LeaseModel {
                     assertEquals(ok, replies.get(i).admits(), "the token bucket's verdict at " + act);
                     continue;
                 }
-                Limit l = r.limits().get(0);
+                Limit l = lease.limit();
                 boolean ok = liveCount(r.key(), now) + 1 <= l.capacity();
                 Map<String, Long> leases = live.computeIfAbsent(r.key(), k -> new HashMap<>());
                 if (all) {
-                    leases.put(r.lease(), now + l.windowMicros());
-                    taken.add(r);
+                    leases.put(lease.id(), now + l.windowMicros());
+                    taken.add(lease);
                 }
                 long[] expiries = leases.values().stream().mapToLong(x -> x).sorted().toArray();
                 long oldest = (expiries.length == 0 ? now : expiries[0]) - now;

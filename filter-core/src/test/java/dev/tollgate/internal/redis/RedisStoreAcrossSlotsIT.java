@@ -102,7 +102,7 @@ class RedisStoreAcrossSlotsIT {
     BucketRequest request(String slot, String limits, Algorithm algorithm) {
         // a calendar policy's limits are calendar quotas: the same counts, per hour
         String text = algorithm == Algorithm.CALENDAR ? limits.replace("/min", "/hour calendar") : limits;
-        return new BucketRequest("tollgate-test:{" + run + "-" + slot + "}:p", Limit.parse(text), 1, true, algorithm);
+        return BucketRequest.take("tollgate-test:{" + run + "-" + slot + "}:p", Limit.parse(text), 1, true, algorithm);
     }
 
     @ParameterizedTest
@@ -146,7 +146,7 @@ class RedisStoreAcrossSlotsIT {
     @EnumSource(Algorithm.class)
     void aRefundOfSeveralLimitsGivesEachItsOwnBackAndKeepsWhatNamesThem(Algorithm algorithm, RedisEndpoint redis) {
         String limits = algorithm == Algorithm.CALENDAR ? "5/hour calendar; 100/day calendar" : "5/min; 100/day";
-        BucketRequest a = new BucketRequest("tollgate-test:{" + run + "-slot-a}:p", Limit.parse(limits), 1, true, algorithm);
+        BucketRequest.Take a = BucketRequest.take("tollgate-test:{" + run + "-slot-a}:p", Limit.parse(limits), 1, true, algorithm);
         BucketRequest b = request("slot-b", "1/min", algorithm);
         Replies.flat(other.acquire(List.of(a)));
         String before = algorithm == Algorithm.SLIDING_LOG ? "" : redis.command("GET", a.key());
@@ -174,9 +174,9 @@ class RedisStoreAcrossSlotsIT {
         List<Limit> theirs = calendar ? Limit.parse("5/hour calendar") : Limit.parse("5/min");
         List<Limit> ours = calendar ? List.of(Limit.parse("5/hour calendar").get(0).inZone(java.time.ZoneId.of("Asia/Kolkata")))
                 : Limit.parse("10/min");
-        Replies.flat(other.acquire(List.of(new BucketRequest(key, theirs, 1, true, algorithm))));
+        Replies.flat(other.acquire(List.of(BucketRequest.take(key, theirs, 1, true, algorithm))));
         String before = redis.command("GET", key);
-        BucketRequest a = new BucketRequest(key, ours, 1, true, algorithm);
+        BucketRequest.Take a = BucketRequest.take(key, ours, 1, true, algorithm);
         BucketRequest b = request("slot-b", "1/min", algorithm);
         port.beforeTakeInSlotB = () -> Replies.flat(other.acquire(List.of(b))); // someone else takes b's last token
         long[] r = Replies.flat(store.acquire(List.of(a, b)));
@@ -184,7 +184,7 @@ class RedisStoreAcrossSlotsIT {
         String after = redis.command("GET", key);
         assertTrue(after.endsWith("," + before), "the other configuration's state is again what it was: " + before + " in "
                 + after);
-        assertEquals(3, Replies.flat(other.acquire(List.of(new BucketRequest(key, theirs, 1, true, algorithm))))[0],
+        assertEquals(3, Replies.flat(other.acquire(List.of(BucketRequest.take(key, theirs, 1, true, algorithm))))[0],
                 "the other configuration: 5, less its first, less this one");
         assertEquals(calendar ? 2 : 6, Replies.flat(other.acquire(List.of(a)))[0], calendar
                 ? "ours (a window that overlaps theirs): their first, read as ours, their second, charged to ours, and this one"
@@ -225,7 +225,7 @@ class RedisStoreAcrossSlotsIT {
     @Test
     void aRefundCreditsNoShadowKeyThatTookNothing() {
         BucketRequest a = request("slot-a", "5/min", Algorithm.TOKEN_BUCKET);
-        BucketRequest shadow = new BucketRequest("tollgate-test:{" + run + "-slot-a}:shadow", Limit.parse("1/min"), 1, false);
+        BucketRequest.Take shadow = BucketRequest.take("tollgate-test:{" + run + "-slot-a}:shadow", Limit.parse("1/min"), 1, false);
         BucketRequest b = request("slot-b", "1/min", Algorithm.TOKEN_BUCKET);
         assertEquals(0, Replies.flat(other.acquire(List.of(shadow)))[3], "the shadow limit's one token, spent");
         port.beforeTakeInSlotB = () -> Replies.flat(other.acquire(List.of(b))); // someone else takes b's last token
@@ -264,7 +264,7 @@ class RedisStoreAcrossSlotsIT {
         assertTrue(Replies.flat(behind.acquire(List.of(a)))[3] > 0, "and then refused");
     }
 
-    BucketRequest lease(String slot, String id) {
+    BucketRequest.Lease lease(String slot, String id) {
         return BucketRequest.lease("tollgate-test:{" + run + "-" + slot + "}:p:c",
                 new dev.tollgate.Concurrency(1, java.time.Duration.ofMinutes(1)).limit(), true, id);
     }
@@ -281,8 +281,8 @@ class RedisStoreAcrossSlotsIT {
 
     @Test
     void leasesInTwoSlotsAreGivenBackSlotBySlot() {
-        List<BucketRequest> both = List.of(lease("slot-a", "one"), lease("slot-b", "two"));
-        assertEquals(0, Replies.flat(store.acquire(both))[3]);
+        List<BucketRequest.Lease> both = List.of(lease("slot-a", "one"), lease("slot-b", "two"));
+        assertEquals(0, Replies.flat(store.acquire(List.copyOf(both)))[3]);
         assertTrue(Replies.flat(other.acquire(List.of(lease("slot-b", "three"))))[3] > 0, "slot-b's one slot is held");
         store.release(both);
         long[] again = Replies.flat(store.acquire(List.of(lease("slot-a", "four"), lease("slot-b", "five"))));

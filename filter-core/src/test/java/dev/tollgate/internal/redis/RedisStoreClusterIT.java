@@ -33,7 +33,7 @@ class RedisStoreClusterIT {
             try (RedisStore store = new RedisStore(JedisPort.create(settings))) {
                 String key = BucketKeys.key("tollgate:", "api", BucketKeys.client("ip=203.0.113.7"));
                 store.load(key);
-                List<BucketRequest> request = List.of(new BucketRequest(key, Limit.parse("5/min"), 1, true));
+                List<BucketRequest> request = List.of(BucketRequest.take(key, Limit.parse("5/min"), 1, true));
                 assertEquals(4, Replies.flat(store.acquire(request))[0], "remaining after the first request");
                 assertEquals(3, Replies.flat(store.acquire(request))[0]);
                 RedisProcess owner = cluster.masterFor(key);
@@ -63,7 +63,7 @@ class RedisStoreClusterIT {
                     assertEquals(port.slot(bucket), port.slot(gate), "one slot: " + bucket + ", " + gate);
                     store.load(bucket);
                     List<Limit> limits = Limit.parse("5/min");
-                    List<BucketRequest> call = List.of(new BucketRequest(bucket, limits, 1, true),
+                    List<BucketRequest> call = List.of(BucketRequest.take(bucket, limits, 1, true),
                             BucketRequest.pauseGate(gate, limits.get(0), true));
                     assertEquals(0, Replies.flat(store.acquire(call))[7], "open: no wait from the gate");
                     long left = store.pause(gate, 30_000_000);
@@ -87,8 +87,8 @@ class RedisStoreClusterIT {
                 for (int i = 0; byUser == null || cluster.masterFor(byUser) == cluster.masterFor(byAddress); i++) {
                     byUser = BucketKeys.key("tollgate:", "user", BucketKeys.client("principal=user" + i));
                 }
-                BucketRequest a = new BucketRequest(byAddress, Limit.parse("5/min"), 1, true);
-                BucketRequest b = new BucketRequest(byUser, Limit.parse("1/min"), 1, true);
+                BucketRequest.Take a = BucketRequest.take(byAddress, Limit.parse("5/min"), 1, true);
+                BucketRequest.Take b = BucketRequest.take(byUser, Limit.parse("1/min"), 1, true);
                 long[] first = Replies.flat(store.acquire(List.of(a, b)));
                 assertEquals(0, first[3] + first[7], "both admit");
                 long[] second = Replies.flat(store.acquire(List.of(a, b)));

@@ -47,7 +47,7 @@ class RedisStoreIT extends BucketStoreContract {
         try (RedisStore real = new RedisStore(JedisPort.standalone(settings(redis)))) {
             String k = key("redis-time");
             long before = redisMicros(redis);
-            long[] r = Replies.flat(real.acquire(List.of(new BucketRequest(k, Limit.parse("1/min"), 1, true))));
+            long[] r = Replies.flat(real.acquire(List.of(BucketRequest.take(k, Limit.parse("1/min"), 1, true))));
             long after = redisMicros(redis);
             assertEquals(0, r[0]);
             long tat = Long.parseLong(redis.command("GET", k).replaceAll("~.*", ""));
@@ -60,12 +60,12 @@ class RedisStoreIT extends BucketStoreContract {
     void aKeyExpiresWhenItsBucketIsFullAgain(RedisEndpoint redis) {
         try (RedisStore real = new RedisStore(JedisPort.standalone(settings(redis)))) {
             String k = key("expiry");
-            Replies.flat(real.acquire(List.of(new BucketRequest(k, Limit.parse("10/s burst 20"), 5, true)))); // full again in 500 ms
+            Replies.flat(real.acquire(List.of(BucketRequest.take(k, Limit.parse("10/s burst 20"), 5, true)))); // full again in 500 ms
             long pttl = Long.parseLong(redis.command("PTTL", k));
             assertTrue(pttl > 400 && pttl <= 500, "PTTL " + pttl);
             List<Limit> two = Limit.parse("10/s burst 20; 100/day");
-            Replies.flat(real.acquire(List.of(new BucketRequest(k, two, 1, true))));
-            Replies.flat(real.acquire(List.of(new BucketRequest(k, two, 1, true))));
+            Replies.flat(real.acquire(List.of(BucketRequest.take(k, two, 1, true))));
+            Replies.flat(real.acquire(List.of(BucketRequest.take(k, two, 1, true))));
             pttl = Long.parseLong(redis.command("PTTL", k));
             // the day limit, new to the key, read the 500 ms the key owed, then took two tokens of 864 s
             assertTrue(pttl > 1_700_000 && pttl <= 1_728_500, "the slower limit keeps it longer: PTTL " + pttl);
@@ -112,7 +112,7 @@ class RedisStoreIT extends BucketStoreContract {
         take(k, "3/s; 100/day; 10/s burst 20", 2);
         String bucket = redis.command("GET", k);
         String cal = key("earlier-patterns") + ":cal";
-        Replies.flat(store.acquire(List.of(new BucketRequest(cal, Limit.parse("2/hour calendar; 5/day calendar"), 1, true,
+        Replies.flat(store.acquire(List.of(BucketRequest.take(cal, Limit.parse("2/hour calendar; 5/day calendar"), 1, true,
                 dev.tollgate.Algorithm.CALENDAR))));
         String quota = redis.command("GET", cal);
         String script = "local out = {} "
@@ -157,8 +157,8 @@ class RedisStoreIT extends BucketStoreContract {
         String spent = key("spent");
         take(spent, "1/min");
         long[] refused = Replies.flat(store.acquire(List.of(
-                new BucketRequest(several, Limit.parse("2/min; 10/h"), 1, true),
-                new BucketRequest(spent, Limit.parse("1/min"), 1, true))));
+                BucketRequest.take(several, Limit.parse("2/min; 10/h"), 1, true),
+                BucketRequest.take(spent, Limit.parse("1/min"), 1, true))));
         assertTrue(refused[11] > 0, "the other bucket refuses the request");
         assertEquals("none", redis.command("TYPE", several), "the leftover is deleted, even on a refusal");
 
@@ -204,7 +204,7 @@ class RedisStoreIT extends BucketStoreContract {
         assertTrue(entries <= 8, "at most the largest count per window: " + entries);
         try (RedisStore real = new RedisStore(JedisPort.standalone(settings(redis)))) {
             String fresh = key("log-expiry");
-            Replies.flat(real.acquire(List.of(new BucketRequest(fresh, Limit.parse("5/s; 8/min"), 1, true, dev.tollgate.Algorithm.SLIDING_LOG))));
+            Replies.flat(real.acquire(List.of(BucketRequest.take(fresh, Limit.parse("5/s; 8/min"), 1, true, dev.tollgate.Algorithm.SLIDING_LOG))));
             long pttl = Long.parseLong(redis.command("PTTL", fresh));
             assertTrue(pttl > 59_000 && pttl <= 60_000, "it expires when its newest entry leaves the longest window: " + pttl);
         }
@@ -218,10 +218,10 @@ class RedisStoreIT extends BucketStoreContract {
     void aLogKeyLivesAsLongAsItsLongestWindowAfterAReloadThatLengthensIt(RedisEndpoint redis) {
         try (RedisStore real = new RedisStore(JedisPort.standalone(settings(redis)))) {
             String k = key("log-lengthened");
-            Replies.flat(real.acquire(List.of(new BucketRequest(k, Limit.parse("1/s"), 1, true, dev.tollgate.Algorithm.SLIDING_LOG))));
+            Replies.flat(real.acquire(List.of(BucketRequest.take(k, Limit.parse("1/s"), 1, true, dev.tollgate.Algorithm.SLIDING_LOG))));
             long before = Long.parseLong(redis.command("PTTL", k));
             assertTrue(before > 0 && before <= 1_000, "PTTL " + before);
-            long[] refused = Replies.flat(real.acquire(List.of(new BucketRequest(k, Limit.parse("1/min"), 1, true, dev.tollgate.Algorithm.SLIDING_LOG))));
+            long[] refused = Replies.flat(real.acquire(List.of(BucketRequest.take(k, Limit.parse("1/min"), 1, true, dev.tollgate.Algorithm.SLIDING_LOG))));
             assertTrue(refused[3] > 0, "the entry counts in the minute");
             long after = Long.parseLong(redis.command("PTTL", k));
             assertTrue(after > 59_000 && after <= 60_000, "kept for the minute: PTTL " + after);
@@ -252,11 +252,11 @@ class RedisStoreIT extends BucketStoreContract {
                         start.await();
                         int admittedShared = 0;
                         for (int i = 0; i < each; i++) {
-                            long[] mine = Replies.flat(store.acquire(List.of(new BucketRequest(own, Limit.parse("10/min"), 1, true))));
+                            long[] mine = Replies.flat(store.acquire(List.of(BucketRequest.take(own, Limit.parse("10/min"), 1, true))));
                             assertEquals(Math.max(0, 9 - i), mine[0], "remaining in this thread's own bucket, call " + i);
                             assertEquals(i < 10, admitted(mine), "call " + i);
                             admittedShared += admitted(Replies.flat(store.acquire(List.of(
-                                    new BucketRequest(shared, Limit.parse("100/min"), 1, true))))) ? 1 : 0;
+                                    BucketRequest.take(shared, Limit.parse("100/min"), 1, true))))) ? 1 : 0;
                         }
                         return admittedShared;
                     }));

@@ -39,10 +39,10 @@ class ReplicatedScriptsIT {
             store.load("x");
             String p = "replicated:{c}:";
             List<BucketRequest> calls = List.of(
-                    new BucketRequest(p + "short", Limit.parse("10/s"), 1, true), // the short form
-                    new BucketRequest(p + "general", Limit.parse("10/s; 100/min"), 1, true),
-                    new BucketRequest(p + "log:log", Limit.parse("5/min"), 1, true, Algorithm.SLIDING_LOG),
-                    new BucketRequest(p + "quota:cal", Limit.parse("5/hour calendar"), 1, true, Algorithm.CALENDAR),
+                    BucketRequest.take(p + "short", Limit.parse("10/s"), 1, true), // the short form
+                    BucketRequest.take(p + "general", Limit.parse("10/s; 100/min"), 1, true),
+                    BucketRequest.take(p + "log:log", Limit.parse("5/min"), 1, true, Algorithm.SLIDING_LOG),
+                    BucketRequest.take(p + "quota:cal", Limit.parse("5/hour calendar"), 1, true, Algorithm.CALENDAR),
                     BucketRequest.lease(p + "slots:c", new Concurrency(2, Duration.ofMinutes(1)).limit(), true, "lease-1"));
             for (BucketRequest r : calls) {
                 long[] reply = Replies.flat(store.acquire(List.of(r)));

@@ -42,14 +42,16 @@ class ScriptFormsProperties {
         List<String> general = RedisStore.bucketArguments(r, 1_700_000_000_000_000L);
         assertTrue(2 + general.size() >= 9, "the general form is never as short as five: " + general);
         Limit first = r.limits().get(0);
-        boolean serves = !r.isLease() && !r.gate() && r.algorithm() == Algorithm.TOKEN_BUCKET && r.limits().size() == 1
-                && !first.isCalendar() && first.refillTokens() == 1 && r.cost() >= 0 && r.cost() <= first.capacity();
+        boolean serves = r instanceof BucketRequest.Take t && t.algorithm() == Algorithm.TOKEN_BUCKET
+                && t.limits().size() == 1 && !first.isCalendar() && first.refillTokens() == 1 && t.cost() >= 0
+                && t.cost() <= first.capacity();
         if (!serves) {
             assertNull(shortForm);
             return;
         }
+        long cost = ((BucketRequest.Take) r).cost();
         assertEquals(List.of(Long.toString(first.capacity() * first.refillPeriodMicros()),
-                Long.toString(r.cost() * first.refillPeriodMicros()),
+                Long.toString(cost * first.refillPeriodMicros()),
                 "~" + letters(first.capacity()) + "." + letters(first.refillPeriodMicros()) + ".b"), shortForm);
     }
 
@@ -84,7 +86,7 @@ class ScriptFormsProperties {
         Gen<Long> cost = frequency(weight(1, longs(0, 50)), weight(1, longs(1, Integer.MAX_VALUE)));
         Gen<BucketRequest> rate = limits.zip(cost, bools(),
                 of(Algorithm.TOKEN_BUCKET, Algorithm.TOKEN_BUCKET, Algorithm.SLIDING_LOG, Algorithm.CALENDAR),
-                (ls, c, enforcing, a) -> new BucketRequest("k", a == Algorithm.CALENDAR
+                (ls, c, enforcing, a) -> BucketRequest.take("k", a == Algorithm.CALENDAR
                         ? List.of(Limit.parse("1000/month calendar").get(0)) : ls, c, enforcing, a));
         Gen<BucketRequest> lease = of(LIMITS).map(t -> BucketRequest.lease("k", Limit.parse(t).get(0), true, "id"));
         Gen<BucketRequest> gate = of(LIMITS).map(t -> BucketRequest.pauseGate("k", Limit.parse(t).get(0), true));

@@ -179,8 +179,8 @@ class SplitKeysAccuracyIT {
                 int key = s.keys().get(k);
                 List<Limit> l = LIMITS.get(limits.get(key));
                 Algorithm a = algorithms.get(key);
-                bySplit.add(new BucketRequest("split:{" + run + "}:" + key, l, s.costs().get(k), true, a));
-                byModel.add(new BucketRequest("model:{" + run + "}:" + key, l, s.costs().get(k), true, a));
+                bySplit.add(BucketRequest.take("split:{" + run + "}:" + key, l, s.costs().get(k), true, a));
+                byModel.add(BucketRequest.take("model:{" + run + "}:" + key, l, s.costs().get(k), true, a));
             }
             int refusedBefore = port.refused;
             List<BucketReply> replies = split.acquire(bySplit);
@@ -207,9 +207,9 @@ class SplitKeysAccuracyIT {
         RedisStore split = new RedisStore(port, clock::nowMicros);
         RedisStore plain = new RedisStore(jedis, clock::nowMicros);
         List<Limit> limit = Limit.parse("10/min burst 3");
-        BucketRequest a = new BucketRequest("split:{" + run + "}:a", limit, 2, true);
-        BucketRequest b = new BucketRequest("split:{" + run + "}:b", Limit.parse("1/day"), 1, true);
-        BucketRequest twin = new BucketRequest("split:{" + run + "}:twin", limit, 2, true);
+        BucketRequest.Take a = BucketRequest.take("split:{" + run + "}:a", limit, 2, true);
+        BucketRequest.Take b = BucketRequest.take("split:{" + run + "}:b", Limit.parse("1/day"), 1, true);
+        BucketRequest.Take twin = BucketRequest.take("split:{" + run + "}:twin", limit, 2, true);
         port.beforeTakeOfB = () -> plain.acquire(List.of(b)); // b's one token goes to another request
         List<BucketReply> replies = split.acquire(List.of(a, b));
         assertFalse(BucketReply.enforcingAdmit(List.of(a, b), replies), "refused by b at its take");
@@ -230,8 +230,8 @@ class SplitKeysAccuracyIT {
         };
         RedisStore split = new RedisStore(port, new ManualClock()::nowMicros);
         String run = UUID.randomUUID().toString();
-        List<BucketRequest> two = List.of(new BucketRequest("split:{" + run + "}:a", Limit.parse("1/s"), 1, true),
-                new BucketRequest("split:{" + run + "}:b", Limit.parse("1/s"), 1, true));
+        List<BucketRequest> two = List.of(BucketRequest.take("split:{" + run + "}:a", Limit.parse("1/s"), 1, true),
+                BucketRequest.take("split:{" + run + "}:b", Limit.parse("1/s"), 1, true));
         assertThrows(RedisPort.SplitKeysException.class, () -> split.acquire(two));
     }
 
@@ -242,17 +242,17 @@ class SplitKeysAccuracyIT {
         RedisStore split = new RedisStore(port, new ManualClock()::nowMicros);
         String run = UUID.randomUUID().toString();
         Limit one = new dev.tollgate.Concurrency(1, java.time.Duration.ofMinutes(1)).limit();
-        List<BucketRequest> leases = leases(run, one, "1");
-        assertTrue(BucketReply.enforcingAdmit(leases, split.acquire(leases)), "both leases taken, key by key");
-        assertFalse(BucketReply.enforcingAdmit(leases, split.acquire(leases(run, one, "2"))), "held: no second one");
+        List<BucketRequest.Lease> leases = leases(run, one, "1");
+        assertTrue(BucketReply.enforcingAdmit(leases, split.acquire(List.copyOf(leases))), "both leases taken, key by key");
+        assertFalse(BucketReply.enforcingAdmit(leases, split.acquire(List.copyOf(leases(run, one, "2")))), "held: no second one");
         int refused = port.refused;
         split.release(leases);
         assertEquals(refused + 1, port.refused, "the release of both keys was refused together");
         leases = leases(run, one, "3");
-        assertTrue(BucketReply.enforcingAdmit(leases, split.acquire(leases)), "released, both taken again");
+        assertTrue(BucketReply.enforcingAdmit(leases, split.acquire(List.copyOf(leases))), "released, both taken again");
     }
 
-    private static List<BucketRequest> leases(String run, Limit limit, String id) {
+    private static List<BucketRequest.Lease> leases(String run, Limit limit, String id) {
         return List.of(BucketRequest.lease("split:{" + run + "}:a:c", limit, true, "a-" + id),
                 BucketRequest.lease("split:{" + run + "}:b:c", limit, true, "b-" + id));
     }

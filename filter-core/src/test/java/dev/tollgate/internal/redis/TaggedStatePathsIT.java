@@ -90,7 +90,7 @@ class TaggedStatePathsIT extends OwnRedisProperties {
         redis.command("SET", general, stored);
         now += c.readAfter();
 
-        BucketRequest request = new BucketRequest("unused", List.of(c.own().limit()), c.cost(), c.enforcing());
+        BucketRequest.Take request = BucketRequest.take("unused", List.of(c.own().limit()), c.cost(), c.enforcing());
         List<String> generalForm = new ArrayList<>(List.of(Long.toString(now), "", c.enforcing() ? "1" : "0", "b",
                 Long.toString(c.cost()), "1"));
         generalForm.addAll(c.own().args());
