@@ -136,7 +136,7 @@ class ReadmeTest {
 
     /**
      * The TLS example names files under {@code /etc/tollgate/}: the test makes real ones (a CA's
-     * PEM, a client's PKCS12) and the store password they were written with, so the example is
+     * PEM, a client's PKCS12, its PEM key and chain) and the store password they were written with, so the example is
      * loaded, files checked, as an operator's would be.
      */
     static void withExampleFiles(Map<String, String> values) {
@@ -146,6 +146,12 @@ class ReadmeTest {
             }
             if (v.equals("/etc/tollgate/redis-client.p12")) {
                 return TestCertificates.shared().clientKeyStore().toString();
+            }
+            if (v.equals("/etc/tollgate/tls/tls.key")) {
+                return TestCertificates.shared().clientKeyPem().toString();
+            }
+            if (v.equals("/etc/tollgate/tls/tls.crt")) {
+                return TestCertificates.shared().clientChainPem().toString();
             }
             if (v.startsWith("/etc/tollgate/")) {
                 throw new AssertionError("a snippet names a file the test does not make: " + v);
