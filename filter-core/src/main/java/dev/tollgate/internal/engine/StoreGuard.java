@@ -209,7 +209,7 @@ public final class StoreGuard implements AutoCloseable {
             long start = System.nanoTime();
             try {
                 List<BucketReply> reply = store.acquire(requests);
-                metrics.redisCall(System.nanoTime() - start, true);
+                metrics.redisCall(System.nanoTime() - start, null);
                 call.succeeded();
                 reclaim.redisAnswered();
                 return reply;
@@ -221,7 +221,7 @@ public final class StoreGuard implements AutoCloseable {
                 REDIS_LOG.log(Level.FINE, "a request's keys were split by a slot migration for longer than its budget", e);
                 reclaim.add(requests); // a group of its keys may have taken its lease before
             } catch (RuntimeException e) {
-                metrics.redisCall(System.nanoTime() - start, false);
+                metrics.redisCall(System.nanoTime() - start, e);
                 failures.increment();
                 lastFailure = e.toString();
                 call.failed(e);
