@@ -111,6 +111,11 @@ public final class StoreGuard implements AutoCloseable {
         return metrics;
     }
 
+    /** The shared store (Redis), or the in-memory one when no Redis is configured: for an operator's inspect and reset. */
+    public BucketStore store() {
+        return store;
+    }
+
     /** Whether a shared store is guarded (Redis with a fallback), as opposed to the in-memory store alone. */
     public boolean guarded() {
         return fallback != null;
