@@ -82,6 +82,16 @@ public final class RateLimiter implements AutoCloseable {
         this.guard = decisions.guard();
     }
 
+    /** One client's buckets under a policy in the shared store, for an operator ({@link RateLimiterJmx#inspect}). */
+    String inspect(String policy, String client) {
+        return dev.tollgate.internal.engine.ClientBuckets.inspect(config, guard.store(), policy, client);
+    }
+
+    /** Empties one client's buckets under a policy in the shared store; logged with {@code who}. */
+    String reset(String policy, String client, String who) {
+        return dev.tollgate.internal.engine.ClientBuckets.reset(config, guard.store(), policy, client, who);
+    }
+
     /** {@link #create(TollgateConfig, String, Supplier)} for a configuration that never changes. */
     public static RateLimiter create(TollgateConfig config) {
         return create(config, "tollgate", null);

@@ -80,6 +80,44 @@ final class RateLimiterJmx implements RateLimiterMXBean {
     }
 
     @Override
+    public String inspect(String policy, String client) {
+        try {
+            return limiter.inspect(policy, client);
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            return "not inspected: " + e.getMessage();
+        } catch (RuntimeException e) {
+            return "not inspected, the store did not answer: " + e;
+        }
+    }
+
+    @Override
+    public String reset(String policy, String client) {
+        try {
+            return limiter.reset(policy, client, who());
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            return "not reset: " + e.getMessage();
+        } catch (RuntimeException e) {
+            return "not reset, the store did not answer: " + e;
+        }
+    }
+
+    /**
+     * Who called: the principals of the JMX connection's subject (a JMX connector with
+     * authentication puts them there), else {@code jmx} (a local console, no authentication).
+     * The API that reads the caller's subject in Java 17 is deprecated for removal, with no
+     * replacement before Java 18 ({@code Subject.current()}).
+     */
+    @SuppressWarnings("removal")
+    static String who() {
+        javax.security.auth.Subject s = javax.security.auth.Subject.getSubject(java.security.AccessController.getContext());
+        if (s == null || s.getPrincipals().isEmpty()) {
+            return "jmx";
+        }
+        return "jmx:" + s.getPrincipals().stream().map(java.security.Principal::getName).sorted()
+                .collect(java.util.stream.Collectors.joining(","));
+    }
+
+    @Override
     public String reload() {
         try {
             return limiter.reload() ? "changed and in force" : "unchanged";

@@ -45,9 +45,10 @@ class ObservabilityTest {
     }
 
     static long decisions(Collection<MetricData> metrics, String policy, String outcome, String store, boolean fallback) {
-        Attributes want = Attributes.builder().put("policy", policy).put("outcome", outcome).put("store", store)
-                .put(AttributeKey.booleanKey("fallback"), fallback).build();
-        return metrics.stream().filter(m -> m.getName().equals("tollgate.decisions"))
+        Attributes want = Attributes.builder().put("tollgate.rate_limiting.policy", policy)
+                .put("tollgate.rate_limiting.result", outcome).put("tollgate.rate_limiting.store", store)
+                .put(AttributeKey.booleanKey("tollgate.rate_limiting.fallback"), fallback).build();
+        return metrics.stream().filter(m -> m.getName().equals("tollgate.rate_limiting.requests"))
                 .flatMap(m -> m.getLongSumData().getPoints().stream())
                 .filter(p -> p.getAttributes().equals(want))
                 .mapToLong(p -> p.getValue()).sum();
@@ -85,19 +86,19 @@ class ObservabilityTest {
             rl.check(TestRequest.get("/items").from("198.51.100.7")); // Redis down: local fallback
         }
         Collection<MetricData> m = reader.collectAllMetrics();
-        assertEquals(2, decisions(m, "login", "allowed", "redis", false));
-        assertEquals(1, decisions(m, "login", "denied", "redis", false));
-        assertEquals(1, decisions(m, "login", "denied", "cache", false), "the second refusal came from the deny cache:"
+        assertEquals(2, decisions(m, "login", "acquired", "redis", false));
+        assertEquals(1, decisions(m, "login", "limited", "redis", false));
+        assertEquals(1, decisions(m, "login", "limited", "cache", false), "the second refusal came from the deny cache:"
                 + " Redis was not asked, and it is not a fallback");
-        assertEquals(2 + 3, decisions(m, "api", "allowed", "redis", false));
-        assertEquals(1, decisions(m, "api", "denied_by_other", "redis", false),
+        assertEquals(2 + 3, decisions(m, "api", "acquired", "redis", false));
+        assertEquals(1, decisions(m, "api", "limited_by_other", "redis", false),
                 "api, when Redis said login refused; the next refusal came from the deny cache, which asks only login");
         assertEquals(1, m.stream().filter(x -> x.getName().equals("tollgate.deny_cache.hits"))
                 .flatMap(x -> x.getLongSumData().getPoints().stream()).mapToLong(p -> p.getValue()).sum());
-        assertEquals(1, decisions(m, "api", "denied", "redis", false));
-        assertEquals(4, decisions(m, "audit", "allowed", "redis", false), "not asked for the refusal the deny cache answered");
-        assertEquals(3, decisions(m, "audit", "shadow_denied", "redis", false), "it took 3 of the 5 admitted requests... and the refused ones took nothing");
-        assertEquals(5, decisions(m, "api", "allowed", "local", true), "the fallback decides and says so");
+        assertEquals(1, decisions(m, "api", "limited", "redis", false));
+        assertEquals(4, decisions(m, "audit", "acquired", "redis", false), "not asked for the refusal the deny cache answered");
+        assertEquals(3, decisions(m, "audit", "shadow_limited", "redis", false), "it took 3 of the 5 admitted requests... and the refused ones took nothing");
+        assertEquals(5, decisions(m, "api", "acquired", "local", true), "the fallback decides and says so");
         long redisCalls = m.stream().filter(x -> x.getName().equals("tollgate.redis.duration"))
                 .flatMap(x -> x.getHistogramData().getPoints().stream()).mapToLong(p -> p.getCount()).sum();
         assertEquals(7 + 3, redisCalls, "7 calls while up (one refusal came from the deny cache), 3 failures before the circuit opened");
@@ -115,9 +116,11 @@ class ObservabilityTest {
         for (int i = 0; i < 3; i++) {
             rl.check(TestRequest.get("/"));
         }
-        assertEquals(2.0, registry.get("tollgate.decisions").tags("policy", "default", "outcome", "allowed", "store", "local",
-                "fallback", "false").counter().count());
-        assertEquals(1.0, registry.get("tollgate.decisions").tag("outcome", "denied").counter().count());
+        assertEquals(2.0, registry.get("tollgate.rate_limiting.requests").tags("tollgate.rate_limiting.policy", "default",
+                "tollgate.rate_limiting.result", "acquired", "tollgate.rate_limiting.store", "local",
+                "tollgate.rate_limiting.fallback", "false").counter().count());
+        assertEquals(1.0, registry.get("tollgate.rate_limiting.requests").tag("tollgate.rate_limiting.result", "limited")
+                .counter().count());
         rl.close();
         assertTrue(registry.find("tollgate.redis.circuit").gauges().isEmpty(), "closing unregisters the gauges");
     }

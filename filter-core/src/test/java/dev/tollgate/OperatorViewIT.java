@@ -121,7 +121,7 @@ class OperatorViewIT {
             lines.stream().filter(l -> l.contains("dev.tollgate.redis")).forEach(l -> System.out.println("[operator]   " + l));
             assertEquals(1, lines.stream().filter(l -> l.contains("TOLLGATE-021")).count(), "one line when the circuit opens");
             assertEquals(1, lines.stream().filter(l -> l.contains("TOLLGATE-022")).count(), "one line when Redis answers again");
-            assertTrue(sum(after, "tollgate.decisions", "fallback=true") > 0, "fallback decisions are counted as such");
+            assertTrue(sum(after, "tollgate.rate_limiting.requests", "tollgate.rate_limiting.fallback=true") > 0, "fallback decisions are counted as such");
             assertTrue(sum(after, "tollgate.fallback.time", "") > 0, "time without Redis is counted");
         }
     }

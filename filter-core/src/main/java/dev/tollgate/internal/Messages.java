@@ -136,6 +136,15 @@ public final class Messages {
                 + " store); further refusals of this client in that time are not logged";
     }
 
+    /** An operator reset a client's buckets under a policy (JMX or the command-line tool). */
+    public static final String CLIENT_RESET = "TOLLGATE-040";
+
+    /** @param client by fingerprint only; @param who the JMX principal, {@code jmx}, or the tool's OS user */
+    public static String clientReset(String policy, String client, long deleted, int keys, String who) {
+        return CLIENT_RESET + ": the buckets of client " + client + " under policy '" + policy + "' were reset by " + who
+                + " (" + deleted + " of " + keys + " keys held something and were deleted)";
+    }
+
     /** An unexpected error inside Tollgate; the request went through unlimited. */
     public static final String INTERNAL_ERROR = "TOLLGATE-090";
 
@@ -269,6 +278,12 @@ public final class Messages {
                     "Nothing when the limit is meant. Many refusals of many clients can mean the limit is too low, or"
                     + " that clients share a key: behind a proxy that `tollgate.trusted-proxies` does not list, every"
                     + " client has the proxy's address."),
+            new Entry(CLIENT_RESET, "INFO", "An operator reset one client's buckets under one policy (the JMX"
+                    + " operation `reset`, or `tollgate-cli.jar reset`): its buckets are full again, its quotas unused,"
+                    + " its leases and pause gone. The line names the client by fingerprint and who asked: the JMX"
+                    + " principal (`jmx` without one) or the tool's OS user.",
+                    "Nothing, if the reset was meant. Otherwise find who asked; the client's next requests count from"
+                    + " a full bucket."),
             new Entry(INTERNAL_ERROR, "SEVERE", "An unexpected error inside Tollgate, or a request that reached a filter"
                     + " that did not start: the request (or outbound call) went through unlimited, and the line says so."
                     + " A WARNING when a policy's key resolver failed: the peer's address was used as the client's key.",

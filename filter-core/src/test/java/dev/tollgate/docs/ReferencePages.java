@@ -174,6 +174,7 @@ public final class ReferencePages {
         x.put(Messages.REDIS_BUSY, Messages.redisBusy(target, 212, 16, 100));
         x.put(Messages.SHADOW_DENIED, Messages.denied(true, "api", "header.x-api-key#5f0c2a9e41d7", 60, "redis"));
         x.put(Messages.DENIED, Messages.denied(false, "api", "header.x-api-key#5f0c2a9e41d7", 60, "redis"));
+        x.put(Messages.CLIENT_RESET, Messages.clientReset("api", "ip#c0a297a02f4a", 1, 2, "cli:alice"));
         x.put(Messages.INTERNAL_ERROR, Messages.internalError("unexpected error in TollgateFilter; the request goes"
                 + " through"));
         return x;

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <p>{@code servlet-app} alone, over a Redis of its own that the test kills, with
  * {@code TOLLGATE_POLICY_DEFAULT_LIMITS=3/min} (the WAR says {@code 5/s burst 10}) and no deny
- * cache (so each refusal is Redis' and counted {@code store="redis"}). What the endpoints answered
+ * cache (so each refusal is Redis' and counted {@code tollgate_rate_limiting_store="redis"}). What the endpoints answered
  * is printed for the closing note.
  */
 @ExtendWith(ServerDiagnostics.class)
@@ -95,10 +95,10 @@ abstract class ObservabilityContract {
 
             if (metrics(server) != null) {
                 Map<String, Double> before = decisions(server);
-                assertEquals(3.0, before.getOrDefault("allowed", 0.0), "allowed " + before);
-                assertEquals(3.0, before.getOrDefault("denied", 0.0), "denied " + before);
+                assertEquals(3.0, before.getOrDefault("acquired", 0.0), "acquired " + before);
+                assertEquals(3.0, before.getOrDefault("limited", 0.0), "limited " + before);
                 String max = get(metrics(server)).body().lines()
-                        .filter(l -> l.startsWith("tollgate_redis_duration_seconds_max{") && l.contains("result=\"ok\""))
+                        .filter(l -> l.startsWith("tollgate_redis_duration_seconds_max{") && l.contains("error_type=\"none\""))
                         .findFirst().orElseThrow(() -> new AssertionError("no tollgate_redis_duration_seconds_max at " + metrics(server)));
                 double seconds = Double.parseDouble(max.substring(max.lastIndexOf(' ') + 1));
                 // a unit check, not a timing one: each call is bounded by the 500 ms timeout, raw nanoseconds are millions
@@ -121,10 +121,12 @@ abstract class ObservabilityContract {
             }
             Map<String, Double> after = decisions(server);
             assertEquals(5.0, after.getOrDefault("unavailable", 0.0), "unavailable " + after);
-            assertEquals(3.0, after.getOrDefault("allowed", 0.0), "allowed " + after);
+            assertEquals(3.0, after.getOrDefault("acquired", 0.0), "acquired " + after);
             String circuit = get(metrics(server)).body().lines().filter(l -> l.startsWith("tollgate_redis_circuit{"))
                     .findFirst().orElseThrow(() -> new AssertionError("no tollgate_redis_circuit at " + metrics(server)));
             assertTrue(circuit.matches(".*\\}\\s+(1|2)(\\.0)?$"), "the circuit is not closed: " + circuit);
+            assertTrue(circuit.contains("tollgate_rate_limiting_limiter=\"/servlet-app/tollgate\""),
+                    "the limiter's name as a path, no space: " + circuit);
         }
     }
 
@@ -150,10 +152,10 @@ abstract class ObservabilityContract {
                 return;
             }
             Map<String, Double> after = decisions(server);
-            assertEquals(3.0 + 5.0, after.getOrDefault("allowed", 0.0), "allowed, 3 by Redis and 5 while it was dead: " + after);
-            assertEquals(3.0, after.getOrDefault("denied", 0.0), "denied " + after);
-            Map<String, Double> fallback = decisions(server, labels -> "true".equals(labels.get("fallback")));
-            assertEquals(Map.of("allowed", 5.0), fallback, "only the passes while Redis was dead are fallback=\"true\"");
+            assertEquals(3.0 + 5.0, after.getOrDefault("acquired", 0.0), "acquired, 3 by Redis and 5 while it was dead: " + after);
+            assertEquals(3.0, after.getOrDefault("limited", 0.0), "limited " + after);
+            Map<String, Double> fallback = decisions(server, labels -> "true".equals(labels.get("tollgate_rate_limiting_fallback")));
+            assertEquals(Map.of("acquired", 5.0), fallback, "only the passes while Redis was dead are fallback=\"true\"");
         }
     }
 
@@ -209,8 +211,8 @@ abstract class ObservabilityContract {
     }
 
     /**
-     * {@code tollgate.decisions} of the policy {@code default}, summed by outcome over the other
-     * tags, as the server's metrics endpoint shows them; the samples are printed.
+     * {@code tollgate.rate_limiting.requests} of the policy {@code default}, summed by result over
+     * the other tags, as the server's metrics endpoint shows them; the samples are printed.
      */
     protected Map<String, Double> decisions(ServerProcess server) {
         return decisions(server, labels -> true);
@@ -226,7 +228,7 @@ abstract class ObservabilityContract {
         Map<String, Double> byOutcome = new LinkedHashMap<>();
         for (String line : lines) {
             Matcher m = SAMPLE.matcher(line);
-            if (!m.find() || !m.group(1).equals("tollgate_decisions_total")) {
+            if (!m.find() || !m.group(1).equals("tollgate_rate_limiting_requests_total")) {
                 continue;
             }
             Map<String, String> labels = new LinkedHashMap<>();
@@ -234,11 +236,11 @@ abstract class ObservabilityContract {
             while (l.find()) {
                 labels.put(l.group(1), l.group(2));
             }
-            if ("default".equals(labels.get("policy")) && which.test(labels)) {
-                byOutcome.merge(labels.get("outcome"), Double.parseDouble(m.group(3)), Double::sum);
+            if ("default".equals(labels.get("tollgate_rate_limiting_policy")) && which.test(labels)) {
+                byOutcome.merge(labels.get("tollgate_rate_limiting_result"), Double.parseDouble(m.group(3)), Double::sum);
             }
         }
-        assertTrue(!byOutcome.isEmpty(), "no tollgate_decisions_total of policy default at " + metrics(server) + ":\n"
+        assertTrue(!byOutcome.isEmpty(), "no tollgate_rate_limiting_requests_total of policy default at " + metrics(server) + ":\n"
                 + r.body().lines().filter(x -> x.contains("tollgate")).collect(Collectors.joining("\n")));
         return byOutcome;
     }

@@ -46,6 +46,28 @@ public interface BucketStore extends AutoCloseable {
         throw new UnsupportedOperationException(name() + " keeps no pauses");
     }
 
+    /**
+     * For an operator ({@code inspect}): per key of one client (all on one Cluster slot), whether
+     * it exists, its live concurrency leases (a lease key's), and µs until it expires (-1 never,
+     * -2 absent); then the store's now in µs. Never on a request's path.
+     *
+     * @throws UnsupportedOperationException where other processes cannot see the keys (memory)
+     */
+    default long[] describe(List<String> clientKeys) {
+        throw new UnsupportedOperationException("the " + name() + " store is this node's memory: nothing to inspect from outside");
+    }
+
+    /**
+     * For an operator ({@code reset}): deletes keys of one client, so that its buckets are full,
+     * its quotas unused and its leases and pauses gone. Never on a request's path.
+     *
+     * @return how many of the keys existed
+     * @throws UnsupportedOperationException where other processes cannot see the keys (memory)
+     */
+    default long delete(List<String> clientKeys) {
+        throw new UnsupportedOperationException("the " + name() + " store is this node's memory: nothing to reset from outside");
+    }
+
     /** A short name for logs: {@code redis} or {@code local}. */
     String name();
 

@@ -52,7 +52,8 @@ public final class RemotePlans {
         return ClientKeys.pauseKey(format(c), p, client(remote));
     }
 
-    private static ClientKeys.Format format(TollgateConfig c) {
+    /** How the configuration writes storage keys; {@link ClientBuckets} reads them the same way. */
+    static ClientKeys.Format format(TollgateConfig c) {
         return new ClientKeys.Format(c.store().keyPrefix(), c.store().compactKeys(),
                 c.store().guard().isCluster());
     }

@@ -109,6 +109,11 @@ public final class StoreGuard implements AutoCloseable {
         return metrics;
     }
 
+    /** The shared store (Redis), or the in-memory one when no Redis is configured: for an operator's inspect and reset. */
+    public BucketStore store() {
+        return store;
+    }
+
     /** Whether a shared store is guarded (Redis with a fallback), as opposed to the in-memory store alone. */
     public boolean guarded() {
         return fallback != null;
@@ -207,7 +212,7 @@ public final class StoreGuard implements AutoCloseable {
             long start = System.nanoTime();
             try {
                 List<BucketReply> reply = store.acquire(requests);
-                metrics.redisCall(System.nanoTime() - start, true);
+                metrics.redisCall(System.nanoTime() - start, null);
                 call.succeeded();
                 reclaim.redisAnswered();
                 return reply;
@@ -219,7 +224,7 @@ public final class StoreGuard implements AutoCloseable {
                 REDIS_LOG.log(Level.FINE, "a request's keys were split by a slot migration for longer than its budget", e);
                 reclaim.add(requests); // a group of its keys may have taken its lease before
             } catch (RuntimeException e) {
-                metrics.redisCall(System.nanoTime() - start, false);
+                metrics.redisCall(System.nanoTime() - start, e);
                 failures.increment();
                 lastFailure = e.toString();
                 call.failed(e);

@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The {@code tollgate.decisions} meters of one binding, found per decision without building a
+ * The {@code tollgate.rate_limiting.requests} meters of one binding, found per decision without building a
  * key: a table per policy, one slot per outcome, store and fallback. The outcomes and stores are
  * the fixed words {@link Metrics} passes; the policies are the configuration's, so the tables are
  * bounded by it, as the meters themselves are.
@@ -26,7 +26,7 @@ final class DecisionMeters<M> {
         M make(String policy, String outcome, String store, boolean fallback);
     }
 
-    static final List<String> OUTCOMES = List.of("allowed", "denied", "denied_by_other", "shadow_denied", "unavailable");
+    static final List<String> OUTCOMES = MeterNames.RESULTS;
     /** The {@code store} words: every {@link Decision.Source}, as {@link Metrics} names them. */
     static final List<String> STORES = Arrays.stream(Decision.Source.values())
             .map(s -> s.name().toLowerCase(Locale.ROOT)).toList();

@@ -18,18 +18,23 @@ import java.util.logging.Logger;
  * the configuration.
  *
  * <ul>
- *   <li>{@code tollgate.decisions} (counter): one per policy per decision; {@code policy},
- *       {@code outcome} ({@code allowed}, {@code denied}, {@code denied_by_other},
- *       {@code shadow_denied}, {@code unavailable}), {@code store} ({@code redis}, {@code local},
- *       {@code none}) and {@code fallback} ({@code true} when Redis was configured but did not
- *       decide).</li>
- *   <li>{@code tollgate.redis.duration} (histogram, seconds): each call to Redis; {@code result}
- *       ({@code ok}, {@code error}).</li>
- *   <li>{@code tollgate.redis.circuit} (gauge): 0 closed, 1 half-open, 2 open; {@code limiter}.</li>
+ *   <li>{@code tollgate.rate_limiting.requests} (counter): one per policy per decision;
+ *       {@code tollgate.rate_limiting.policy}, {@code tollgate.rate_limiting.result}
+ *       ({@code acquired}, {@code limited}, {@code limited_by_other}, {@code shadow_limited},
+ *       {@code unavailable}), {@code tollgate.rate_limiting.store} ({@code redis}, {@code local},
+ *       {@code cache}, {@code lease}, {@code none}) and {@code tollgate.rate_limiting.fallback}
+ *       ({@code true} when Redis was configured but did not decide).</li>
+ *   <li>{@code tollgate.redis.duration} (histogram, seconds, buckets from 100 µs to 10 s): each
+ *       call to Redis; {@code error.type} when it failed.</li>
+ *   <li>{@code tollgate.redis.circuit} (gauge): 0 closed, 1 half-open, 2 open;
+ *       {@code tollgate.rate_limiting.limiter}.</li>
  *   <li>{@code tollgate.fallback.time} (counter, seconds): time spent with the circuit not closed;
- *       {@code limiter}.</li>
- *   <li>{@code tollgate.deny_cache.hits} (counter): refusals answered from memory; {@code policy}.</li>
+ *       {@code tollgate.rate_limiting.limiter}.</li>
+ *   <li>{@code tollgate.deny_cache.hits} (counter): refusals answered from memory;
+ *       {@code tollgate.rate_limiting.policy}.</li>
  * </ul>
+ *
+ * <p>The names and values are {@link MeterNames}'.
  *
  * <p>Thread-safe.
  */
@@ -123,24 +128,28 @@ public abstract class Metrics {
 
     static String outcome(Decision d, PolicyResult r) {
         if (r.policy().mode() == Mode.SHADOW) {
-            return r.denied() ? "shadow_denied" : "allowed";
+            return r.denied() ? MeterNames.SHADOW_LIMITED : MeterNames.ACQUIRED;
         }
         switch (d.verdict()) {
             case ALLOW:
-                return "allowed";
+                return MeterNames.ACQUIRED;
             case UNAVAILABLE:
-                return "unavailable";
+                return MeterNames.UNAVAILABLE;
             default:
-                return r.denied() ? "denied" : "denied_by_other";
+                return r.denied() ? MeterNames.LIMITED : MeterNames.LIMITED_BY_OTHER;
         }
     }
 
-    /** One decision of one policy. */
+    /** One decision of one policy; {@code outcome} is one of {@link MeterNames#RESULTS}. */
     protected void count(String policy, String outcome, String store, boolean fallback) {
     }
 
-    /** One call to Redis and how long it took. */
-    public void redisCall(long nanos, boolean ok) {
+    /**
+     * One call to Redis and how long it took.
+     *
+     * @param failure why it failed, or {@code null} when it answered
+     */
+    public void redisCall(long nanos, Throwable failure) {
     }
 
     /** A refusal answered from the deny cache, without Redis. */
@@ -167,9 +176,9 @@ public abstract class Metrics {
         }
 
         @Override
-        public void redisCall(long nanos, boolean ok) {
+        public void redisCall(long nanos, Throwable failure) {
             for (Metrics m : sinks) {
-                m.redisCall(nanos, ok);
+                m.redisCall(nanos, failure);
             }
         }
 

@@ -28,18 +28,19 @@ import java.util.function.Supplier;
  * even show it. These methods work on any registry, so this class is the same as
  * {@code MicrometerMetrics} wherever the server's registry is not WildFly's, except that they take
  * no description or base unit: {@code tollgate.fallback.time} carries its unit in the name here
- * ({@code tollgate.fallback.time.seconds}).
+ * ({@code tollgate.fallback.time.seconds}), and no histogram buckets: {@code tollgate.redis.duration}
+ * has the count, sum and maximum the server's registry gives a timer, unless the server's
+ * configuration asks it for a histogram.
  *
  * <p>Thread-safe.
  */
 public final class MicrometerByName extends Metrics {
 
     /** The fallback time with its unit in the name, since these methods take no base unit. */
-    static final String FALLBACK_SECONDS = "tollgate.fallback.time.seconds";
+    static final String FALLBACK_SECONDS = MeterNames.FALLBACK_TIME + ".seconds";
 
     private final MeterRegistry registry;
     private final Timer redisOk;
-    private final Timer redisError;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Gauge circuit;
     private final FunctionCounter fallback;
@@ -51,12 +52,11 @@ public final class MicrometerByName extends Metrics {
         this.registry = registry;
         this.circuitState = circuitState;
         this.fallbackNanos = fallbackNanos;
-        redisOk = registry.timer("tollgate.redis.duration", tags("result", "ok"));
-        redisError = registry.timer("tollgate.redis.duration", tags("result", "error"));
-        Iterable<Tag> mine = tags("limiter", limiter);
-        registry.gauge("tollgate.redis.circuit", mine, circuitState, s -> s.get());
+        redisOk = registry.timer(MeterNames.REDIS_DURATION, tags(MeterNames.ERROR_TYPE, MeterNames.NO_ERROR));
+        Iterable<Tag> mine = tags(MeterNames.LIMITER, MeterNames.limiter(limiter));
+        registry.gauge(MeterNames.CIRCUIT, mine, circuitState, s -> s.get());
         // gauge(...) answers the state object, not the meter: find it to remove it on close
-        circuit = registry.find("tollgate.redis.circuit").tags(mine).gauge();
+        circuit = registry.find(MeterNames.CIRCUIT).tags(mine).gauge();
         fallback = registry.more().counter(FALLBACK_SECONDS, mine, fallbackNanos, f -> f.getAsLong() / 1e9);
     }
 
@@ -87,19 +87,21 @@ public final class MicrometerByName extends Metrics {
     @Override
     protected void count(String policy, String outcome, String store, boolean fallback) {
         String k = policy + '\u0000' + outcome + '\u0000' + store + '\u0000' + fallback;
-        counters.computeIfAbsent(k, x -> registry.counter("tollgate.decisions",
-                tags("policy", policy, "outcome", outcome, "store", store, "fallback", Boolean.toString(fallback))))
+        counters.computeIfAbsent(k, x -> registry.counter(MeterNames.REQUESTS, tags(MeterNames.POLICY, policy,
+                MeterNames.RESULT, outcome, MeterNames.STORE, store, MeterNames.FALLBACK, Boolean.toString(fallback))))
                 .increment();
     }
 
     @Override
-    public void redisCall(long nanos, boolean ok) {
-        (ok ? redisOk : redisError).record(nanos, TimeUnit.NANOSECONDS);
+    public void redisCall(long nanos, Throwable failure) {
+        Timer t = failure == null ? redisOk : registry.timer(MeterNames.REDIS_DURATION,
+                tags(MeterNames.ERROR_TYPE, MeterNames.errorType(failure))); // found, not made again, after the first
+        t.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
     public void denyCacheHit(String policy) {
         counters.computeIfAbsent("deny\u0000" + policy,
-                x -> registry.counter("tollgate.deny_cache.hits", tags("policy", policy))).increment();
+                x -> registry.counter(MeterNames.DENY_CACHE_HITS, tags(MeterNames.POLICY, policy))).increment();
     }
 }

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +20,8 @@ public final class MicrometerMetrics extends Metrics {
 
     private final MeterRegistry registry;
     private final Timer redisOk;
-    private final Timer redisError;
+    /** By {@code error.type}: a set bounded by the code ({@link MeterNames#errorType}). */
+    private final Map<String, Timer> redisErrors = new ConcurrentHashMap<>();
     private final DecisionMeters<Counter> decisions = new DecisionMeters<>(this::decisionCounter);
     private final Map<String, Counter> denyCacheHits = new ConcurrentHashMap<>();
     private final Gauge circuit;
@@ -32,15 +34,26 @@ public final class MicrometerMetrics extends Metrics {
         this.registry = registry;
         this.circuitState = circuitState;
         this.fallbackNanos = fallbackNanos;
-        redisOk = Timer.builder("tollgate.redis.duration").tag("result", "ok")
-                .description("Duration of each call to Redis").register(registry);
-        redisError = Timer.builder("tollgate.redis.duration").tag("result", "error")
-                .description("Duration of each call to Redis").register(registry);
-        circuit = Gauge.builder("tollgate.redis.circuit", circuitState, s -> s.get()).tag("limiter", limiter)
+        redisOk = redisTimer(MeterNames.NO_ERROR);
+        String mine = MeterNames.limiter(limiter);
+        circuit = Gauge.builder(MeterNames.CIRCUIT, circuitState, s -> s.get()).tag(MeterNames.LIMITER, mine)
                 .description("The circuit around Redis: 0 closed, 1 half-open, 2 open").register(registry);
-        fallback = FunctionCounter.builder("tollgate.fallback.time", fallbackNanos, f -> f.getAsLong() / 1e9)
-                .tag("limiter", limiter).baseUnit("seconds")
+        fallback = FunctionCounter.builder(MeterNames.FALLBACK_TIME, fallbackNanos, f -> f.getAsLong() / 1e9)
+                .tag(MeterNames.LIMITER, mine).baseUnit("seconds")
                 .description("Time spent deciding without Redis (circuit not closed)").register(registry);
+    }
+
+    /**
+     * A timer of Redis calls with the buckets of {@link MeterNames#DURATION_BOUNDARIES_SECONDS}
+     * (service level objectives: exported as a histogram's buckets, no percentiles computed), and
+     * {@code error.type} on every series ({@code none} on success), since Prometheus' registry wants
+     * every series of a name to carry the same tag keys.
+     */
+    private Timer redisTimer(String errorType) {
+        Duration[] bounds = MeterNames.durationBoundaries();
+        return Timer.builder(MeterNames.REDIS_DURATION).tag(MeterNames.ERROR_TYPE, errorType)
+                .serviceLevelObjectives(bounds).minimumExpectedValue(bounds[0]).maximumExpectedValue(bounds[bounds.length - 1])
+                .description("Duration of each call to Redis").register(registry);
     }
 
     static Metrics global(String limiter, Supplier<Integer> circuitState, LongSupplier fallbackNanos) {
@@ -64,20 +77,22 @@ public final class MicrometerMetrics extends Metrics {
     }
 
     private Counter decisionCounter(String policy, String outcome, String store, boolean fallback) {
-        return Counter.builder("tollgate.decisions")
-                .tag("policy", policy).tag("outcome", outcome).tag("store", store).tag("fallback", Boolean.toString(fallback))
-                .description("Rate limit decisions, one per policy that applied").register(registry);
+        return Counter.builder(MeterNames.REQUESTS)
+                .tag(MeterNames.POLICY, policy).tag(MeterNames.RESULT, outcome).tag(MeterNames.STORE, store)
+                .tag(MeterNames.FALLBACK, Boolean.toString(fallback))
+                .description("Rate limit decisions, one per policy that applied to a request").register(registry);
     }
 
     @Override
-    public void redisCall(long nanos, boolean ok) {
-        (ok ? redisOk : redisError).record(nanos, TimeUnit.NANOSECONDS);
+    public void redisCall(long nanos, Throwable failure) {
+        Timer t = failure == null ? redisOk : redisErrors.computeIfAbsent(MeterNames.errorType(failure), this::redisTimer);
+        t.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
     public void denyCacheHit(String policy) {
-        denyCacheHits.computeIfAbsent(policy, x -> Counter.builder("tollgate.deny_cache.hits")
-                .tag("policy", policy).description("Refusals answered from memory without calling Redis")
+        denyCacheHits.computeIfAbsent(policy, x -> Counter.builder(MeterNames.DENY_CACHE_HITS)
+                .tag(MeterNames.POLICY, policy).description("Refusals answered from memory without calling Redis")
                 .register(registry)).increment();
     }
 }

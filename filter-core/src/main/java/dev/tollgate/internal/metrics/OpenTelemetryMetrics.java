@@ -5,6 +5,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.DoubleHistogramBuilder;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
 import java.util.Map;
@@ -18,13 +19,11 @@ import java.util.function.Supplier;
  */
 public final class OpenTelemetryMetrics extends Metrics {
 
-    static final AttributeKey<String> POLICY = AttributeKey.stringKey("policy");
-    static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("outcome");
-    static final AttributeKey<String> STORE = AttributeKey.stringKey("store");
-    static final AttributeKey<Boolean> FALLBACK = AttributeKey.booleanKey("fallback");
-    static final AttributeKey<String> RESULT = AttributeKey.stringKey("result");
-    private static final Attributes OK = Attributes.of(RESULT, "ok");
-    private static final Attributes ERROR = Attributes.of(RESULT, "error");
+    static final AttributeKey<String> POLICY = AttributeKey.stringKey(MeterNames.POLICY);
+    static final AttributeKey<String> RESULT = AttributeKey.stringKey(MeterNames.RESULT);
+    static final AttributeKey<String> STORE = AttributeKey.stringKey(MeterNames.STORE);
+    static final AttributeKey<Boolean> FALLBACK = AttributeKey.booleanKey(MeterNames.FALLBACK);
+    static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey(MeterNames.ERROR_TYPE);
 
     private final LongCounter decisions;
     private final DoubleHistogram redis;
@@ -33,24 +32,39 @@ public final class OpenTelemetryMetrics extends Metrics {
     private final AutoCloseable fallbackCounter;
     /** Attribute sets are few (policies x outcomes x stores) and reused, not rebuilt per request. */
     private final DecisionMeters<Attributes> decisionAttributes = new DecisionMeters<>(
-            (policy, outcome, store, fallback) -> Attributes.of(POLICY, policy, OUTCOME, outcome, STORE, store, FALLBACK, fallback));
+            (policy, outcome, store, fallback) -> Attributes.of(POLICY, policy, RESULT, outcome, STORE, store, FALLBACK, fallback));
     private final Map<String, Attributes> denyAttributes = new ConcurrentHashMap<>();
+    /** By {@code error.type}: a set bounded by the code ({@link MeterNames#errorType}). */
+    private final Map<String, Attributes> errorAttributes = new ConcurrentHashMap<>();
 
     OpenTelemetryMetrics(OpenTelemetry otel, String limiter, Supplier<Integer> circuitState, LongSupplier fallbackNanos) {
-        Attributes mine = Attributes.of(AttributeKey.stringKey("limiter"), limiter);
+        Attributes mine = Attributes.of(AttributeKey.stringKey(MeterNames.LIMITER), MeterNames.limiter(limiter));
         Meter meter = otel.getMeter("dev.tollgate");
-        decisions = meter.counterBuilder("tollgate.decisions").setUnit("{decision}")
-                .setDescription("Rate limit decisions, one per policy that applied").build();
-        redis = meter.histogramBuilder("tollgate.redis.duration").setUnit("s")
-                .setDescription("Duration of each call to Redis").build();
-        denyCacheHits = meter.counterBuilder("tollgate.deny_cache.hits").setUnit("{decision}")
+        decisions = meter.counterBuilder(MeterNames.REQUESTS).setUnit("{request}")
+                .setDescription("Rate limit decisions, one per policy that applied to a request").build();
+        redis = durationHistogram(meter.histogramBuilder(MeterNames.REDIS_DURATION).setUnit("s")
+                .setDescription("Duration of each call to Redis")).build();
+        denyCacheHits = meter.counterBuilder(MeterNames.DENY_CACHE_HITS).setUnit("{request}")
                 .setDescription("Refusals answered from memory without calling Redis").build();
-        circuitGauge = meter.gaugeBuilder("tollgate.redis.circuit").ofLongs()
+        circuitGauge = meter.gaugeBuilder(MeterNames.CIRCUIT).ofLongs()
                 .setDescription("The circuit around Redis: 0 closed, 1 half-open, 2 open")
                 .buildWithCallback(m -> m.record(circuitState.get(), mine));
-        fallbackCounter = meter.counterBuilder("tollgate.fallback.time").ofDoubles().setUnit("s")
+        fallbackCounter = meter.counterBuilder(MeterNames.FALLBACK_TIME).ofDoubles().setUnit("s")
                 .setDescription("Time spent deciding without Redis (circuit not closed)")
                 .buildWithCallback(m -> m.record(fallbackNanos.getAsLong() / 1e9, mine));
+    }
+
+    /**
+     * The advice of {@link MeterNames#DURATION_BOUNDARIES_SECONDS}, so that an SDK without a view
+     * for it buckets Redis' milliseconds finely instead of in its default 0 to 10000. An API older
+     * than 1.32 (in a server that brings its own) has no advice: the SDK's default buckets then.
+     */
+    private static DoubleHistogramBuilder durationHistogram(DoubleHistogramBuilder builder) {
+        try {
+            return builder.setExplicitBucketBoundariesAdvice(MeterNames.DURATION_BOUNDARIES_SECONDS);
+        } catch (NoSuchMethodError e) {
+            return builder;
+        }
     }
 
     static Metrics global(String limiter, Supplier<Integer> circuitState, LongSupplier fallbackNanos) {
@@ -78,8 +92,13 @@ public final class OpenTelemetryMetrics extends Metrics {
     }
 
     @Override
-    public void redisCall(long nanos, boolean ok) {
-        redis.record(nanos / 1e9, ok ? OK : ERROR);
+    public void redisCall(long nanos, Throwable failure) {
+        if (failure == null) {
+            redis.record(nanos / 1e9); // no error.type on success, as OpenTelemetry's conventions say
+        } else {
+            redis.record(nanos / 1e9, errorAttributes.computeIfAbsent(MeterNames.errorType(failure),
+                    t -> Attributes.of(ERROR_TYPE, t)));
+        }
     }
 
     @Override

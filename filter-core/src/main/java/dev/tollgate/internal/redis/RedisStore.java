@@ -75,6 +75,7 @@ public final class RedisStore implements BucketStore {
     static final String REFUND = TAGS + readScript("refund.lua");
     static final String RELEASE = readScript("release.lua");
     static final String PAUSE = readScript("pause.lua");
+    private static final byte[] CLIENT_BYTES = readScript("client.lua").getBytes(StandardCharsets.UTF_8);
     private static final byte[] PAUSE_BYTES = PAUSE.getBytes(StandardCharsets.UTF_8);
     private static final byte[] RELEASE_BYTES = RELEASE.getBytes(StandardCharsets.UTF_8);
     private static final byte[] SCRIPT_BYTES = SCRIPT.getBytes(StandardCharsets.UTF_8);
@@ -638,6 +639,18 @@ public final class RedisStore implements BucketStore {
         byte[] clock = clockOverride == null ? EMPTY : bytes(Long.toString(clockOverride.getAsLong()));
         long[] reply = redis.eval(PAUSE_BYTES, List.of(bytes(gateKey)), List.of(clock, bytes(Long.toString(pauseMicros))));
         return reply[0];
+    }
+
+    /** {@code client.lua}'s inspect: per key exists, live leases, µs to expiry; then Redis' now. */
+    @Override
+    public long[] describe(List<String> clientKeys) {
+        return redis.eval(CLIENT_BYTES, clientKeys.stream().map(RedisStore::bytes).toList(), List.of(bytes("inspect")));
+    }
+
+    /** {@code client.lua}'s reset: deletes the keys, answers how many there were. */
+    @Override
+    public long delete(List<String> clientKeys) {
+        return redis.eval(CLIENT_BYTES, clientKeys.stream().map(RedisStore::bytes).toList(), List.of(bytes("reset")))[0];
     }
 
     private static byte[] bytes(String s) {

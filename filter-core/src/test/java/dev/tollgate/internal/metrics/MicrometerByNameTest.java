@@ -101,27 +101,27 @@ class MicrometerByNameTest {
     @Test
     void buildersNeverReachTheServersRegistry() {
         Metrics builders = MicrometerMetrics.of(app, "l", circuit::get, fallbackNanos::get);
-        builders.redisCall(1_000, true);
+        builders.redisCall(1_000, null);
         assertTrue(server.getMeters().isEmpty(), "builders went past the per-deployment registry: " + server.getMeters());
     }
 
     @Test
     void everyMeterReachesTheServersRegistryWithTheDeploymentTag() {
         Metrics m = MicrometerByName.of(app, "l", circuit::get, fallbackNanos::get);
-        m.redisCall(2_000_000, true);
-        m.redisCall(3_000_000, false);
+        m.redisCall(2_000_000, null);
+        m.redisCall(3_000_000, new java.net.SocketTimeoutException("Read timed out"));
         m.denyCacheHit("default");
         circuit.set(2);
         fallbackNanos.set(1_500_000_000L);
 
-        Timer ok = server.get("tollgate.redis.duration").tags("result", "ok", "WF_DEPLOYMENT", DEPLOYMENT).timer();
+        Timer ok = server.get("tollgate.redis.duration").tags("error.type", "none", "WF_DEPLOYMENT", DEPLOYMENT).timer();
         assertEquals(1, ok.count());
         assertEquals(0.002, ok.totalTime(TimeUnit.SECONDS), 1e-9);
-        assertEquals(1, server.get("tollgate.redis.duration").tag("result", "error").timer().count());
-        assertEquals(1.0, server.get("tollgate.deny_cache.hits").tags("policy", "default", "WF_DEPLOYMENT", DEPLOYMENT)
+        assertEquals(1, server.get("tollgate.redis.duration").tag("error.type", "timeout").timer().count());
+        assertEquals(1.0, server.get("tollgate.deny_cache.hits").tags("tollgate.rate_limiting.policy", "default", "WF_DEPLOYMENT", DEPLOYMENT)
                 .counter().count());
-        assertEquals(2.0, server.get("tollgate.redis.circuit").tags("limiter", "l", "WF_DEPLOYMENT", DEPLOYMENT).gauge().value());
-        assertEquals(1.5, server.get(MicrometerByName.FALLBACK_SECONDS).tags("limiter", "l", "WF_DEPLOYMENT", DEPLOYMENT)
+        assertEquals(2.0, server.get("tollgate.redis.circuit").tags("tollgate.rate_limiting.limiter", "l", "WF_DEPLOYMENT", DEPLOYMENT).gauge().value());
+        assertEquals(1.5, server.get(MicrometerByName.FALLBACK_SECONDS).tags("tollgate.rate_limiting.limiter", "l", "WF_DEPLOYMENT", DEPLOYMENT)
                 .functionCounter().count(), 1e-9);
     }
 
@@ -134,7 +134,7 @@ class MicrometerByNameTest {
         assertNull(server.find(MicrometerByName.FALLBACK_SECONDS).functionCounter());
     }
 
-    /** One decision of one policy: the tags {@code tollgate.decisions} carries. */
+    /** One decision of one policy: the tags {@code tollgate.rate_limiting.requests} carries. */
     record Decided(String policy, String outcome, String store, boolean fallback) {
     }
 
@@ -154,16 +154,17 @@ class MicrometerByNameTest {
         }
         for (Map.Entry<Decided, Integer> e : model.entrySet()) {
             Decided d = e.getKey();
-            assertEquals(e.getValue().doubleValue(), server.get("tollgate.decisions").tags("policy", d.policy(),
-                    "outcome", d.outcome(), "store", d.store(), "fallback", Boolean.toString(d.fallback()),
+            assertEquals(e.getValue().doubleValue(), server.get("tollgate.rate_limiting.requests").tags(
+                    "tollgate.rate_limiting.policy", d.policy(), "tollgate.rate_limiting.result", d.outcome(),
+                    "tollgate.rate_limiting.store", d.store(), "tollgate.rate_limiting.fallback", Boolean.toString(d.fallback()),
                     "WF_DEPLOYMENT", DEPLOYMENT).counter().count(), d.toString());
         }
-        assertEquals(model.size(), server.find("tollgate.decisions").counters().size(), "no counter that did not happen");
+        assertEquals(model.size(), server.find("tollgate.rate_limiting.requests").counters().size(), "no counter that did not happen");
     }
 
     /** Up to 40 decisions. */
     static Gen<List<Decided>> decisions() {
-        return lists(of("default", "login").zip(of("allowed", "denied", "unavailable"), of("redis", "local", "none"), bools(),
+        return lists(of("default", "login").zip(of("acquired", "limited", "unavailable"), of("redis", "local", "none"), bools(),
                 Decided::new), 0, 40);
     }
 }

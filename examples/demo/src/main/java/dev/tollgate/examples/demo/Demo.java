@@ -1,5 +1,10 @@
 package dev.tollgate.examples.demo;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -25,6 +30,7 @@ import sun.misc.SignalHandler;
  * {@code TOLLGATE_REDIS_URI} when set; else a {@code redis-server} from the PATH, started here on a
  * free port and stopped on exit; else the in-memory store. {@code TOLLGATE_ENABLED=false} runs the
  * same application with Tollgate off, for the "before" of a load test on {@code /api/work}.
+ * Tollgate's meters are at {@code /metrics}, for Prometheus.
  *
  * <p>Ctrl-C (SIGINT) or SIGTERM stops it cleanly: Tomcat and the {@code redis-server} it started
  * are stopped and {@code main} returns, so the JVM ends with status 0. That also holds when it runs
@@ -69,6 +75,7 @@ public final class Demo {
         tomcat.getHost().setAppBase(apps.toString());
         tomcat.setAddDefaultWebXmlToWebapp(false);
         Context ctx = tomcat.addWebapp("", war.toString());
+        PrometheusMeterRegistry prometheus = prometheusAtMetrics(ctx);
         // Tomcat's leak checks of ThreadLocals and RMI need --add-opens, which the demo cannot give
         // Maven's JVM (exec:java): without this they print a warning each at every stop.
         if (ctx instanceof StandardContext standard) {
@@ -101,6 +108,7 @@ public final class Demo {
                         : "5/s burst 10 per client address (web.xml; set TOLLGATE_POLICY_DEFAULT_LIMITS to change)"));
             }
             System.out.println("  work:   " + work + workCost(ctx));
+            System.out.println("  metrics: http://localhost:" + port + "/metrics (Prometheus' text; docs/operations/ has a dashboard and alert rules)");
             System.out.println("Try:");
             System.out.println("  curl -i " + url);
             System.out.println("  for i in $(seq 40); do curl -s -o /dev/null -w '%{http_code}\\n' " + url + "; done | sort | uniq -c");
@@ -112,6 +120,8 @@ public final class Demo {
         } finally {
             stop(tomcat);
             stopRedis();
+            io.micrometer.core.instrument.Metrics.removeRegistry(prometheus);
+            prometheus.close();
             Runtime.getRuntime().removeShutdownHook(leftovers);
         }
         System.out.println("Tollgate demo stopped.");
@@ -133,6 +143,28 @@ public final class Demo {
         };
         Signal.handle(new Signal("INT"), handler);
         Signal.handle(new Signal("TERM"), handler);
+    }
+
+    /**
+     * Serves {@code GET /metrics} in Prometheus' text format, from a registry added to Micrometer's
+     * global one. Tollgate records there: Micrometer is not in the WAR, Tomcat's class loader finds
+     * it on the demo's class path, and on a server without a registry of its own Tollgate takes the
+     * global one. {@code /metrics} is outside the filter's {@code /api/*}: never limited.
+     */
+    private static PrometheusMeterRegistry prometheusAtMetrics(Context ctx) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        io.micrometer.core.instrument.Metrics.addRegistry(registry);
+        Tomcat.addServlet(ctx, "tollgate-demo-metrics", new HttpServlet() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+                resp.setContentType("text/plain; version=0.0.4; charset=utf-8");
+                registry.scrape(resp.getOutputStream());
+            }
+        });
+        ctx.addServletMappingDecoded("/metrics", "tollgate-demo-metrics");
+        return registry;
     }
 
     /** What a request to /api/work costs, from its init-params in the application's web.xml. */
