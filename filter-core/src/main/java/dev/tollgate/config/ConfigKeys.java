@@ -52,6 +52,8 @@ public final class ConfigKeys {
     public static final String DENY_CACHE = "tollgate.deny-cache";
     public static final String RELOAD_INTERVAL = "tollgate.reload-interval";
     public static final String JMX = "tollgate.jmx";
+    public static final String HEALTH_PATH = "tollgate.health.path";
+    public static final String HEALTH_ALLOW = "tollgate.health.allow";
     public static final String LOG_CLIENT_KEYS = "tollgate.log.client-keys";
     public static final String PLANS = "tollgate.plans";
     public static final String PLAN_SELECTOR = "tollgate.plan.selector";
