@@ -24,6 +24,8 @@ import javax.tools.StandardLocation;
  * {@code META-INF/services}); from Java 23 on only when asked, with {@code -proc:full} or this
  * class in {@code -processorpath}. It claims no annotation, changes nothing else, loads no
  * MicroProfile OpenAPI type (an application without it compiles as before), and never fails a compile.
+ *
+ * <p>Not thread-safe: javac makes one per compilation and calls it from one thread.
  */
 @SupportedAnnotationTypes({OpenApiIndex.RATE_LIMITED, OpenApiIndex.APPLICATION_PATH})
 public final class RateLimitedIndexer extends AbstractProcessor {
