@@ -24,6 +24,8 @@ final class Parsers {
     static final String NODES = "'host:port' entries separated by ',', e.g. '10.0.0.1:7000, 10.0.0.2:7001'";
     static final String OPAQUE = "up to 512 characters, no control characters";
     static final String MARKER = "a role name or header value: up to 128 characters, no control characters";
+    static final String HEALTH_PATH = "a path starting with '/', up to 200 characters of letters, digits and"
+            + " '-._~/', without '//' or a '/' at the end, e.g. '/health/tollgate'";
 
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_.:/-]{0,64}");
 
@@ -139,6 +141,26 @@ final class Parsers {
     /** A user name, password or master name: anything a person can type. */
     static String opaque(String v) {
         return printableUpTo(v, 512);
+    }
+
+    /** The path of the health endpoint: plain, so it is compared as the container decodes a request's. */
+    static String healthPath(String v) {
+        String p = v.trim();
+        if (!p.startsWith("/") || p.length() < 2 || p.length() > 200 || p.endsWith("/") || p.contains("//")) {
+            throw new IllegalArgumentException("it is not a path of the form accepted");
+        }
+        for (int i = 0; i < p.length(); i++) {
+            char c = p.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || "-._~/".indexOf(c) >= 0)) {
+                throw new IllegalArgumentException("it has the character '" + c + "'");
+            }
+        }
+        for (String segment : p.substring(1).split("/")) {
+            if (segment.equals(".") || segment.equals("..")) {
+                throw new IllegalArgumentException("it has a dot segment");
+            }
+        }
+        return p;
     }
 
     /** A role or header value a plan is chosen by: something a role or a header can be. */

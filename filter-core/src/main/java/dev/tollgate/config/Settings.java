@@ -240,6 +240,14 @@ public final class Settings {
                     + " through JMX)");
     public static final Setting<Boolean> JMX = flag("tollgate.jmx", true,
             "`false` registers no JMX bean `dev.tollgate:type=RateLimiter`");
+    public static final Setting<String> HEALTH_PATH = add("tollgate.health.path", "(off)", null, Parsers.HEALTH_PATH,
+            Parsers::healthPath, "the servlet filter answers readiness and liveness at this path inside the application,"
+                    + " in MicroProfile Health's JSON (`<path>`, `<path>/ready`, `<path>/live`), e.g. `/health/tollgate`;"
+                    + " unset: no such path");
+    /** Package-private: its type is internal; read through {@link HealthSettings}. */
+    static final Setting<AddressRanges> HEALTH_ALLOW = add("tollgate.health.allow", "127.0.0.0/8, ::1", null,
+            AddressRanges.SYNTAX, Parsers::someAddresses, "the connection addresses `tollgate.health.path` answers"
+                    + " (the peer's, never a forwarded one); any other gets 404");
     public static final Setting<Boolean> LOG_CLIENT_KEYS = add("tollgate.log.client-keys", "masked",
             "'masked' or 'clear'", Parsers::clearClientKeys, "how log lines name a client: `masked` (its key's kind and"
                     + " a fingerprint, e.g. `header.x-api-key#5f0c2a9e41d7`, keyed anew at each start) or `clear` (the"
@@ -318,7 +326,10 @@ public final class Settings {
                     + " `<plan>` standing for a plan's name, and a request's plan is found by role or by a header.",
                     List.of(PLANS, PLAN_SELECTOR, PLAN_DEFAULT, PLAN_ROLE, PLAN_VALUE, POLICY_PLAN_LIMITS)),
             new Group("Operations", "Metrics, reloads, JMX and logs.",
-                    List.of(METRICS, RELOAD_INTERVAL, JMX, LOG_CLIENT_KEYS)));
+                    List.of(METRICS, RELOAD_INTERVAL, JMX, LOG_CLIENT_KEYS)),
+            new Group("Health over HTTP", "A path the servlet filter answers with Tollgate's readiness and liveness, for"
+                    + " applications without MicroProfile Health (Tomcat, a `web.xml`-only WAR).",
+                    List.of(HEALTH_PATH, HEALTH_ALLOW)));
 
     private static Setting<Boolean> flag(String name, boolean defaultValue, String meaning) {
         return add(name, Boolean.toString(defaultValue), Parsers.BOOLEAN, Parsers::bool, meaning);

@@ -189,6 +189,9 @@ public final class TollgateConfig {
         boolean denyCache = r.get(Settings.DENY_CACHE);
         boolean compactKeys = r.get(Settings.REDIS_KEY_FORMAT);
         boolean clearClientKeys = r.get(Settings.LOG_CLIENT_KEYS);
+        // served by the servlet filter (HealthSettings); read here too, so a bad value stops every start
+        r.get(Settings.HEALTH_PATH);
+        r.get(Settings.HEALTH_ALLOW);
 
         Map<String, KeyResolverProvider> providers;
         try {

@@ -18,7 +18,7 @@ public final class Messages {
     private Messages() {
     }
 
-    /** {@code @RateLimited} names a policy that is not configured. */
+    /** {@code @RateLimited} or {@code Limiter.acquire} names a policy that is not configured. */
     public static final String UNKNOWN_POLICY = "TOLLGATE-003";
 
     /** At a request: {@code known} are the policies configured. */
@@ -193,7 +193,9 @@ public final class Messages {
                     + " name is usually the value meant: correct it."),
             new Entry(UNKNOWN_POLICY, "SEVERE", "`@RateLimited` (JAX-RS or CDI) names a policy that is not configured:"
                     + " the application does not start; a reload that would leave it unconfigured is refused"
-                    + " (`TOLLGATE-013`). The line names the annotated method and lists the policies configured.",
+                    + " (`TOLLGATE-013`). The line names the annotated method and lists the policies configured."
+                    + " `Limiter.acquire` refuses a policy that is not configured with an `IllegalArgumentException`"
+                    + " starting with this id.",
                     "Declare the policy in `tollgate.policies` and give it `tollgate.policy.<name>.limits` (or"
                     + " `concurrency`), or correct the name in the annotation."),
             new Entry(ConfigMessages.UNKNOWN_KEY, "WARNING", "A `tollgate.*` key or `TOLLGATE_*` variable (or a name a typo away from"

@@ -1,6 +1,7 @@
 package dev.tollgate.servlet;
 
 import dev.tollgate.Decision;
+import dev.tollgate.HealthEndpoint;
 import dev.tollgate.HttpAnswer;
 import dev.tollgate.adapter.Integration;
 import dev.tollgate.Permit;
@@ -8,6 +9,7 @@ import dev.tollgate.RateLimiter;
 import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
+import dev.tollgate.config.HealthSettings;
 import dev.tollgate.config.TollgateConfig;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -63,6 +65,10 @@ import java.util.logging.Logger;
  * it has decided goes through unchecked, charging no second token and taking no second slot;
  * the first decision's slot is given back when the request's response is done.
  *
+ * <p>With {@code tollgate.health.path} set, it answers Tollgate's readiness and liveness at that
+ * path ({@link HealthEndpoint}) to the connection addresses {@code tollgate.health.allow} lists,
+ * before any limit; {@link TollgateInitializer} maps it there.
+ *
  * <p>Thread-safe, as the container requires.
  */
 public class TollgateFilter implements Filter {
@@ -88,6 +94,8 @@ public class TollgateFilter implements Filter {
      */
     private final String decidedAttribute = TollgateFilter.class.getName() + ".decided#" + INSTANCES.incrementAndGet();
     private static final AtomicLong INSTANCES = new AtomicLong();
+    /** Tollgate's health over HTTP ({@code tollgate.health.path}); {@code null} before {@link #init}. */
+    private volatile HealthEndpoint health;
     /** The last refusal's body and its bytes ({@link #bytes}). */
     private Encoded lastBody;
 
@@ -107,12 +115,18 @@ public class TollgateFilter implements Filter {
 
     @Override
     public void init(FilterConfig filterConfig) throws ServletException {
-        if (limiter != null) {
-            return;
-        }
         ServletContext context = filterConfig.getServletContext();
         ConfigLookup lookup = lookup(context, filterConfig.getFilterName(), filterConfig::getInitParameter,
                 () -> Collections.list(filterConfig.getInitParameterNames()));
+        try {
+            health = new HealthEndpoint(HealthSettings.load(lookup));
+        } catch (ConfigException e) {
+            LOG.severe(e.getMessage());
+            throw new ServletException(e.getMessage(), e);
+        }
+        if (limiter != null) {
+            return;
+        }
         ClassLoader loader = context.getClassLoader();
         String name = (context.getContextPath().isEmpty() ? "/" : context.getContextPath()) + " " + filterConfig.getFilterName();
         try {
@@ -146,6 +160,9 @@ public class TollgateFilter implements Filter {
             throws IOException, ServletException {
         if (!(request instanceof HttpServletRequest) || !(response instanceof HttpServletResponse)) {
             chain.doFilter(request, response);
+            return;
+        }
+        if (answeredHealth((HttpServletRequest) request, (HttpServletResponse) response)) {
             return;
         }
         if (request.getAttribute(decidedAttribute) != null) {
@@ -189,6 +206,30 @@ public class TollgateFilter implements Filter {
         }
         permit.release(); // never held on a refusal; for safety
         write(http, answer);
+    }
+
+    /** Answers a request for {@code tollgate.health.path}, if it is one. */
+    private boolean answeredHealth(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        HealthEndpoint endpoint = health;
+        if (endpoint == null || endpoint.path() == null) {
+            return false;
+        }
+        String path = new ServletRequestView(request).path();
+        if (!endpoint.covers(path)) {
+            return false;
+        }
+        // the connection's peer: a forwarded address is the client's word, and would open the path to anyone
+        HttpAnswer a = endpoint.answer(request.getMethod(), path, request.getRemoteAddr(), limiter != null);
+        for (HttpAnswer.Header header : a.headers()) {
+            response.setHeader(header.name(), header.value());
+        }
+        if ("HEAD".equals(request.getMethod())) {
+            response.setStatus(a.status());
+            response.setContentType(a.contentType());
+        } else {
+            write(response, a);
+        }
+        return true;
     }
 
     /** Writes the status and body of an answer that does not pass (its headers are added already). */
