@@ -111,6 +111,14 @@ public final class Clients {
                 Clients.class.getClassLoader());
     }
 
+    /**
+     * Tollgate's configuration of {@code values} alone, e.g. for a topology other than one
+     * standalone Redis; through the same public loading as {@link #config(boolean)}.
+     */
+    public static TollgateConfig config(Map<String, String> values) {
+        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("benchmark", values)), Clients.class.getClassLoader());
+    }
+
     public static RateLimiter limiter(boolean redis) {
         return RateLimiter.create(config(redis));
     }
