@@ -1,4 +1,4 @@
-package dev.tollgate.bench.decision;
+package dev.tollgate.internal.redis;
 
 import java.io.BufferedInputStream;
 import java.io.EOFException;
