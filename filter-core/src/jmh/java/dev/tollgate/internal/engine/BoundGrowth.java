@@ -210,7 +210,7 @@ public final class BoundGrowth {
         }
     }
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private static List<BucketRequest>[] requests(int n, List<Limit> limits) {
         List<BucketRequest>[] out = new List[n];
         for (int i = 0; i < n; i++) {

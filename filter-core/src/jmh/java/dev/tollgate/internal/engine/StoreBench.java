@@ -92,7 +92,7 @@ public class StoreBench {
         setUp(b.substring(b.lastIndexOf('.') + 1));
     }
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     void setUp(String method) {
         List<Limit> limits = Limit.parse(limit);
         views = new RequestView[clients];
