@@ -4,8 +4,6 @@ import dev.tollgate.RateLimiter;
 import dev.tollgate.RequestView;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
-import dev.tollgate.config.RedisSettings;
-import dev.tollgate.config.StoreSettings;
 import dev.tollgate.config.TollgateConfig;
 import java.time.Duration;
 import java.util.HashMap;
@@ -18,8 +16,7 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * One connection set-up for every contender, so that they differ only in what they send: a Jedis 8
- * {@link RedisClient} with a pool, built exactly as {@code dev.tollgate.internal.redis.JedisPort.standalone}
- * builds Tollgate's (same timeouts, same pool settings), with the pool size and timeout the
+ * {@link RedisClient} with a pool, built exactly as Tollgate builds its own for a standalone Redis (same timeouts, same pool settings), with the pool size and timeout the
  * benchmark passes to Tollgate's configuration too.
  */
 public final class Clients {
@@ -94,6 +91,11 @@ public final class Clients {
 
     /** As {@link #config(boolean, boolean)}, with another limit. */
     public static TollgateConfig config(boolean redis, boolean pipelining, String limit) {
+        return config(redis, pipelining, limit, Map.of());
+    }
+
+    /** As {@link #config(boolean, boolean, String)}, with further keys and values (which win). */
+    public static TollgateConfig config(boolean redis, boolean pipelining, String limit, Map<String, String> more) {
         Map<String, String> values = new HashMap<>();
         values.put("tollgate.policy.default.limits", limit);
         values.put("tollgate.policy.default.key", "ip");
@@ -104,8 +106,17 @@ public final class Clients {
             values.put("tollgate.redis.timeout", timeout().toMillis() + "ms");
             values.put("tollgate.redis.auto-pipelining", Boolean.toString(pipelining));
         }
+        values.putAll(more);
         return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("benchmark", values)),
                 Clients.class.getClassLoader());
+    }
+
+    /**
+     * Tollgate's configuration of {@code values} alone, e.g. for a topology other than one
+     * standalone Redis; through the same public loading as {@link #config(boolean)}.
+     */
+    public static TollgateConfig config(Map<String, String> values) {
+        return TollgateConfig.load(ConfigLookup.of(ConfigSources.of("benchmark", values)), Clients.class.getClassLoader());
     }
 
     public static RateLimiter limiter(boolean redis) {
@@ -162,10 +173,5 @@ public final class Clients {
         public boolean userInRole(String role) {
             return false;
         }
-    }
-
-    /** The Redis settings of a configuration whose store is Redis. */
-    public static RedisSettings redis(TollgateConfig c) {
-        return ((StoreSettings.OnRedis) c.store()).redis();
     }
 }

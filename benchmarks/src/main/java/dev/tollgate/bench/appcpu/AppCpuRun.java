@@ -3,6 +3,7 @@ package dev.tollgate.bench.appcpu;
 import dev.tollgate.bench.Options;
 import dev.tollgate.bench.Processes;
 import dev.tollgate.bench.RedisServer;
+import dev.tollgate.bench.load.LoadGenerator;
 import dev.tollgate.bench.report.Machine;
 import dev.tollgate.bench.report.Table;
 import java.io.BufferedReader;
@@ -100,11 +101,11 @@ public final class AppCpuRun {
         List<Phase> phases = new ArrayList<>();
         try (RedisServer redis = RedisServer.start(out.resolve("redis"));
              App app = App.start(out, redis.port(), o.flag("jfr"), o.flag("perf-map"));
-             OpenLoop load = new OpenLoop("127.0.0.1", app.port, connections)) {
+             LoadGenerator load = new LoadGenerator("127.0.0.1", app.port, connections)) {
             System.out.println("[bench] " + redis.version() + " on 127.0.0.1:" + redis.port());
             for (String p : paths) {
                 System.out.println("[bench] warm-up " + p + " " + warmup.toSeconds() + " s");
-                load.run(url(p), ids(p, clients), rate, warmup);
+                load.openLoop(url(p), ids(p, clients), rate, warmup);
             }
             Thread.sleep(1_000);
             for (int r = 1; r <= rounds; r++) {
@@ -131,20 +132,25 @@ public final class AppCpuRun {
     }
 
     /** The refused path has one client (it exceeds its limit); the others rotate over {@code clients}. */
-    private static int ids(String path, int clients) {
-        return path.equals("refused") ? 1 : clients;
+    private static List<String> ids(String path, int clients) {
+        int n = path.equals("refused") ? 1 : clients;
+        List<String> ids = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            ids.add("client-" + i);
+        }
+        return ids;
     }
 
-    private static Phase phase(OpenLoop load, String path, int round, int ids, int rate, Duration length, long app,
+    private static Phase phase(LoadGenerator load, String path, int round, List<String> ids, int rate, Duration length, long app,
                                long redis) throws InterruptedException {
         double app0 = cpuSeconds(app);
         double jit0 = jitSeconds(app);
         double redis0 = cpuSeconds(redis);
         long t0 = System.nanoTime();
-        OpenLoop.Result r = load.run(url(path), ids, rate, length);
+        LoadGenerator.Group r = load.openLoop(url(path), ids, rate, length);
         double seconds = (System.nanoTime() - t0) / 1e9;
         return new Phase(path, round, r.answered(), r.errors.get(), r.other.get(), r.notSent.get(),
-                r.refused.getTotalCount(), seconds, cpuSeconds(app) - app0, jitSeconds(app) - jit0, cpuSeconds(redis) - redis0,
+                r.denied.getTotalCount(), seconds, cpuSeconds(app) - app0, jitSeconds(app) - jit0, cpuSeconds(redis) - redis0,
                 r.all());
     }
 

@@ -43,7 +43,7 @@ import redis.clients.jedis.RedisClient;
  */
 public final class AppCpuServer {
 
-    static final String HEADER = "X-Client-Id";
+    static final String HEADER = dev.tollgate.bench.load.LoadGenerator.HEADER;
     private static final byte[] OK = "ok\n".getBytes(StandardCharsets.US_ASCII);
     /** Tollgate's default {@code tollgate.redis.timeout}; JedisPort gives a quarter to each wait. */
     private static final Duration BUDGET = Duration.ofMillis(100);

@@ -2,15 +2,10 @@ package dev.tollgate.bench.appcpu;
 
 import com.sun.management.ThreadMXBean;
 import dev.tollgate.Decision;
-import dev.tollgate.Limit;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.RequestView;
 import dev.tollgate.bench.Clients;
 import dev.tollgate.bench.report.Table;
-import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.identity.BucketKeys;
-import dev.tollgate.internal.redis.JedisPort;
-import dev.tollgate.internal.redis.RedisStore;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,15 +16,16 @@ import java.util.function.IntConsumer;
 import redis.clients.jedis.RedisClient;
 
 /**
- * The client's own cost of one call, outside any server: one thread calls a Jedis {@code PING}, a
- * Tollgate {@code RedisStore.acquire} and a Tollgate {@code RateLimiter.check} (allowed decisions
+ * The client's own cost of one call, outside any server: one thread calls a Jedis {@code PING} and
+ * a Tollgate {@code RateLimiter.check} (allowed decisions
  * over 10,000 clients, Tollgate's defaults: 100 ms budget, pool of 16, auto-pipelining, deny cache),
  * {@code calls} times each, in turn, round after round; per call, the thread's CPU time (user and
  * system: the socket calls count) and the bytes it allocated, from {@link ThreadMXBean}. One thread
  * means no hand-off and no contention: what is left is encoding, pooling, planning and decoding,
  * the part of the application's CPU per request that is Java. The median of the rounds is kept.
  * A call that fails (a stall of a loaded machine past a read timeout, a decision not from Redis)
- * is counted and shown, and the run goes on.
+ * is counted and shown, and the run goes on. (The store alone, {@code RedisStore.acquire}, was a
+ * third contender; it is measured in filter-core's {@code jmh} source set, {@code StoreBench}.)
  *
  * <p>Not thread-safe; run from {@link AppCpuRun} with a Redis of its own.
  */
@@ -51,28 +47,15 @@ final class CallCost {
         ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         RedisClient ping = AppCpuServer.pingClient(redisPort);
         RateLimiter limiter = RateLimiter.create(Clients.config(true, true, LIMIT));
-        RedisStore store = new RedisStore(JedisPort.standalone(Clients.redis(Clients.config(true, true, LIMIT))));
         try {
             RequestView[] views = new RequestView[KEYS];
-            @SuppressWarnings("unchecked")
-            List<BucketRequest>[] requests = new List[KEYS];
-            List<Limit> limits = Limit.parse(LIMIT);
             for (int i = 0; i < KEYS; i++) {
-                String address = Clients.address(i);
-                views[i] = Clients.request(address);
-                requests[i] = List.of(BucketRequest.take(BucketKeys.key("tollgate:", "store", BucketKeys.client("ip=" + address)),
-                        limits, 1, true));
+                views[i] = Clients.request(Clients.address(i));
             }
-            store.load(requests[0].get(0).key());
             Map<String, IntConsumer> contenders = new LinkedHashMap<>();
             contenders.put("Jedis PING", k -> {
                 if (!"PONG".equals(ping.ping())) {
                     throw new IllegalStateException("no PONG");
-                }
-            });
-            contenders.put("RedisStore.acquire", k -> {
-                if (!store.acquire(requests[k]).get(0).admits()) {
-                    throw new IllegalStateException("refused: the limit should admit every call");
                 }
             });
             contenders.put("RateLimiter.check", k -> {
@@ -118,7 +101,6 @@ final class CallCost {
             return out;
         } finally {
             limiter.close();
-            store.close();
             ping.close();
         }
     }

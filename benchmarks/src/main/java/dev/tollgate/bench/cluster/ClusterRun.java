@@ -1,14 +1,11 @@
 package dev.tollgate.bench.cluster;
 
-import dev.tollgate.Limit;
+import dev.tollgate.Decision;
+import dev.tollgate.RateLimiter;
+import dev.tollgate.RequestView;
 import dev.tollgate.bench.Clients;
 import dev.tollgate.bench.Options;
 import dev.tollgate.bench.RedisServer;
-import dev.tollgate.config.RedisSettings;
-import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.identity.BucketKeys;
-import dev.tollgate.internal.redis.JedisPort;
-import dev.tollgate.internal.redis.RedisStore;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -16,7 +13,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,8 +23,8 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Decisions per second of Tollgate's Redis store at many threads on one standalone Redis and on a
- * three-master Redis Cluster (no replicas) on the same machine, interleaved in short slices so that
+ * Decisions per second of Tollgate ({@code RateLimiter.check}, limit {@value Clients#LIMIT} by
+ * IP, over 10,000 clients) at many threads on one standalone Redis and on a three-master Redis Cluster (no replicas) on the same machine, interleaved in short slices so that
  * a change in background load touches every contender alike: the cluster with calls pipelined per
  * master, and without pipelining for reference. Each figure is the median of its slices; the ratio
  * to the standalone figure is the result.
@@ -70,11 +69,11 @@ public final class ClusterRun {
             awaitClusterOk(servers.subList(1, 4));
 
             List<String> names = List.of("standalone", "cluster", "clusterUnpipelined");
-            List<RedisStore> stores = List.of(
-                    new RedisStore(JedisPort.create(settings(new RedisSettings.Standalone(standalone.host() + ":" + standalone.port(), 0),
-                            timeout, pool, true))),
-                    new RedisStore(JedisPort.create(settings(new RedisSettings.Cluster(masters), timeout, pool, true))),
-                    new RedisStore(JedisPort.create(settings(new RedisSettings.Cluster(masters), timeout, pool, false))));
+            List<RateLimiter> stores = List.of(
+                    RateLimiter.create(Clients.config(settings("tollgate.redis.uri",
+                            "redis://" + standalone.host() + ":" + standalone.port(), timeout, pool, true))),
+                    RateLimiter.create(Clients.config(settings("tollgate.redis.cluster", String.join(",", masters), timeout, pool, true))),
+                    RateLimiter.create(Clients.config(settings("tollgate.redis.cluster", String.join(",", masters), timeout, pool, false))));
             try {
                 double[] medians = measure(stores, threads, rounds, sliceMillis);
                 StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
@@ -87,7 +86,7 @@ public final class ClusterRun {
                 System.out.print(report);
                 Files.writeString(out.resolve("cluster-results.txt"), report.toString());
             } finally {
-                stores.forEach(RedisStore::close);
+                stores.forEach(RateLimiter::close);
             }
         } finally {
             servers.forEach(RedisServer::close);
@@ -107,9 +106,17 @@ public final class ClusterRun {
         throw new IOException("no free port pair for a cluster node");
     }
 
-    private static RedisSettings settings(RedisSettings.Topology topology, Duration timeout, int pool, boolean pipelined) {
-        return RedisSettings.builder(topology).timeout(timeout).poolSize(pool).circuit(3, Duration.ofSeconds(1))
-                .autoPipelining(pipelined).build();
+    /** The benchmark's policy over the Redis at {@code where} ({@code tollgate.redis.uri} or {@code .cluster}). */
+    private static Map<String, String> settings(String where, String nodes, Duration timeout, int pool, boolean pipelined) {
+        Map<String, String> values = new HashMap<>();
+        values.put("tollgate.policy.default.limits", Clients.LIMIT);
+        values.put("tollgate.policy.default.key", "ip");
+        values.put("tollgate.local.max-keys", "100000");
+        values.put(where, nodes);
+        values.put("tollgate.redis.pool-size", Integer.toString(pool));
+        values.put("tollgate.redis.timeout", timeout.toMillis() + "ms");
+        values.put("tollgate.redis.auto-pipelining", Boolean.toString(pipelined));
+        return values;
     }
 
     private static void awaitClusterOk(List<RedisServer> nodes) throws InterruptedException {
@@ -123,32 +130,28 @@ public final class ClusterRun {
         throw new IllegalStateException("the three-node cluster did not reach cluster_state:ok in 30 s");
     }
 
-    /** Loads the script, asking again for a while: a cluster just formed may still be agreeing on its slots. */
-    private static void load(RedisStore store, String key) throws InterruptedException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                store.load(key);
-                return;
-            } catch (RuntimeException e) {
-                if (attempt == 20) {
-                    throw e;
-                }
-                Thread.sleep(500);
+    /** Asks until Redis decides, for a while: a cluster just formed may still be agreeing on its slots. */
+    private static void load(RateLimiter limiter, RequestView request) throws InterruptedException {
+        for (int attempt = 1; limiter.check(request).source() != Decision.Source.REDIS; attempt++) {
+            if (attempt == 20) {
+                throw new IllegalStateException("Redis did not decide within 10 s of the cluster forming");
             }
+            Thread.sleep(500);
         }
     }
 
-    /** The median decisions per second of each store, the same threads running one store at a time. */
-    private static double[] measure(List<RedisStore> stores, int threads, int rounds, long sliceMillis)
+    /**
+     * The median decisions per second of each limiter, the same threads running one at a time. A
+     * decision Redis did not make (a timeout, the failure mode's answer) counts as failed.
+     */
+    private static double[] measure(List<RateLimiter> stores, int threads, int rounds, long sliceMillis)
             throws InterruptedException {
-        List<List<BucketRequest>> requests = new ArrayList<>(KEYS);
-        List<Limit> limits = Limit.parse(Clients.LIMIT);
+        List<RequestView> requests = new ArrayList<>(KEYS);
         for (int i = 0; i < KEYS; i++) {
-            requests.add(List.of(BucketRequest.take(BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + Clients.address(i))),
-                    limits, 1, true)));
+            requests.add(Clients.request(Clients.address(i)));
         }
-        for (RedisStore s : stores) {
-            load(s, requests.get(0).get(0).key());
+        for (RateLimiter s : stores) {
+            load(s, requests.get(0));
         }
         int count = stores.size();
         LongAdder[] done = new LongAdder[count];
@@ -166,11 +169,11 @@ public final class ClusterRun {
                         LockSupport.parkNanos(1_000_000);
                         continue;
                     }
-                    try {
-                        stores.get(c).acquire(requests.get(random.nextInt(KEYS)));
-                        done[c].increment();
-                    } catch (RuntimeException e) {
+                    Decision.Source source = stores.get(c).check(requests.get(random.nextInt(KEYS))).source();
+                    if (source == Decision.Source.NONE || source == Decision.Source.LOCAL) {
                         failed.increment();
+                    } else {
+                        done[c].increment();
                     }
                 }
             }, "cluster-bench-" + t);

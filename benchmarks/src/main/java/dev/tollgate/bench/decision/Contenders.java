@@ -1,14 +1,9 @@
 package dev.tollgate.bench.decision;
 
 import dev.tollgate.Decision;
-import dev.tollgate.Limit;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.RequestView;
 import dev.tollgate.bench.Clients;
-import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.identity.BucketKeys;
-import dev.tollgate.internal.redis.JedisPort;
-import dev.tollgate.internal.redis.RedisStore;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.BucketProxy;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
@@ -38,7 +33,6 @@ final class Contenders implements AutoCloseable {
     private final RateLimiter limiter = Clients.limiter(true);
     private final RateLimiter unpipelined = Clients.unpipelinedLimiter();
     private final RateLimiter local = Clients.limiter(false);
-    private final RedisStore store = new RedisStore(JedisPort.standalone(Clients.redis(Clients.config(true))));
     private final String trivial = floor.scriptLoad("return 1");
     private final String article = DecisionBench.readArticleScript();
     final LongAdder fallbacks = new LongAdder();
@@ -46,13 +40,10 @@ final class Contenders implements AutoCloseable {
     /** Index KEYS is the busy client. */
     private final RequestView[] views = new RequestView[KEYS + 1];
     @SuppressWarnings("unchecked")
-    private final List<BucketRequest>[] requests = new List[KEYS + 1];
-    @SuppressWarnings("unchecked")
     private final List<String>[] articleKeys = new List[KEYS + 1];
     private final BucketProxy[] buckets = new BucketProxy[KEYS + 1];
 
     Contenders() {
-        List<Limit> limits = Limit.parse(Clients.LIMIT);
         ProxyManager<byte[]> proxies = Bucket4jJedis.casBasedBuilder(b4jClient)
                 .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ZERO))
                 .build();
@@ -62,13 +53,10 @@ final class Contenders implements AutoCloseable {
         for (int i = 0; i <= KEYS; i++) {
             String address = i == KEYS ? "192.0.2.1" : Clients.address(i);
             views[i] = Clients.request(address);
-            requests[i] = List.of(BucketRequest.take(BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + address)),
-                    limits, 1, true));
             articleKeys[i] = List.of("article:{ip=" + address + "}");
             buckets[i] = proxies.builder().build(("bucket4j:{ip=" + address + "}").getBytes(StandardCharsets.UTF_8),
                     () -> config);
         }
-        store.load(requests[0].get(0).key());
     }
 
     /** The calls by benchmark name; each takes a client index (KEYS for the busy client). */
@@ -86,7 +74,6 @@ final class Contenders implements AutoCloseable {
                 fallbacks.increment();
             }
         });
-        m.put("tollgateStore", k -> store.acquire(requests[k]));
         m.put("bucket4j", k -> buckets[k].tryConsume(1));
         m.put("article", k -> articleClient.eval(article, articleKeys[k], List.of(Long.toString(Clients.CAPACITY),
                 Long.toString(Clients.REFILL_PER_SECOND), Double.toString(System.currentTimeMillis() / 1000.0), "1")));
@@ -99,7 +86,6 @@ final class Contenders implements AutoCloseable {
         limiter.close();
         unpipelined.close();
         local.close();
-        store.close();
         floor.close();
         b4jClient.close();
         articleClient.close();

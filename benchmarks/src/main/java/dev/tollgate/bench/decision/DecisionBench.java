@@ -1,16 +1,9 @@
 package dev.tollgate.bench.decision;
 
 import dev.tollgate.Decision;
-import dev.tollgate.Limit;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.RequestView;
 import dev.tollgate.bench.Clients;
-import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.identity.BucketKeys;
-import dev.tollgate.internal.local.LocalStore;
-import dev.tollgate.internal.local.MicroClock;
-import dev.tollgate.internal.redis.JedisPort;
-import dev.tollgate.internal.redis.RedisStore;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.BucketProxy;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
@@ -44,12 +37,14 @@ import redis.clients.jedis.RedisClient;
  *       filter calls it (policy match, key resolution, EVALSHA, the decision value).</li>
  *   <li>{@code tollgateUnpipelined}: the same with {@code tollgate.redis.auto-pipelining=false},
  *       every call on a pooled connection of its own.</li>
- *   <li>{@code tollgateStore}: {@link RedisStore#acquire} alone, with the bucket request built
- *       in advance.</li>
  *   <li>{@code bucket4j}: Bucket4j's Jedis integration, capacity 20, greedy refill 10/s.</li>
  *   <li>{@code article}: the article's script, sent with EVAL and the caller's clock.</li>
- *   <li>{@code localCheck}, {@code localStore}: the same as the first two, in memory.</li>
+ *   <li>{@code localCheck}: the first, in memory.</li>
  * </ul>
+ *
+ * <p>The stores alone ({@code RedisStore.acquire}, {@code LocalStore.acquire}, formerly
+ * {@code tollgateStore} and {@code localStore} here) are measured beside them, in filter-core's
+ * {@code jmh} source set ({@code StoreBench}); this module keeps to the public API.
  */
 @State(Scope.Benchmark)
 public class DecisionBench {
@@ -59,11 +54,8 @@ public class DecisionBench {
 
     private String method;
     private RequestView[] views;
-    private List<BucketRequest>[] requests;
 
     private RateLimiter limiter;
-    private RedisStore store;
-    private LocalStore local;
     private RedisClient jedis;
     private BucketProxy[] buckets;
     private String articleScript;
@@ -78,15 +70,11 @@ public class DecisionBench {
     public void setUp(BenchmarkParams params) {
         String b = params.getBenchmark();
         method = b.substring(b.lastIndexOf('.') + 1);
-        List<Limit> limits = Limit.parse(Clients.LIMIT);
         views = new RequestView[keys];
-        requests = new List[keys];
         articleKeys = new List[keys];
         for (int i = 0; i < keys; i++) {
             String address = keys == 1 ? "192.0.2.1" : Clients.address(i);
             views[i] = Clients.request(address);
-            String key = BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + address));
-            requests[i] = List.of(BucketRequest.take(key, limits, 1, true));
             articleKeys[i] = List.of("article:{ip=" + address + "}");
         }
         jedis = Clients.redisClient("bench-stats");
@@ -97,15 +85,8 @@ public class DecisionBench {
             case "tollgateUnpipelined":
                 limiter = Clients.unpipelinedLimiter();
                 break;
-            case "tollgateStore":
-                store = new RedisStore(JedisPort.standalone(Clients.redis(Clients.config(true))));
-                store.load(requests[0].get(0).key());
-                break;
             case "localCheck":
                 limiter = Clients.limiter(false);
-                break;
-            case "localStore":
-                local = new LocalStore(100_000, MicroClock.SYSTEM);
                 break;
             case "bucket4j":
                 setUpBucket4j();
@@ -152,12 +133,6 @@ public class DecisionBench {
         if (limiter != null) {
             limiter.close();
         }
-        if (store != null) {
-            store.close();
-        }
-        if (local != null) {
-            local.close();
-        }
         jedis.close();
     }
 
@@ -181,21 +156,9 @@ public class DecisionBench {
     }
 
     @Benchmark
-    public Object tollgateStore() {
-        ops.increment();
-        return store.acquire(requests[next()]);
-    }
-
-    @Benchmark
     public boolean localCheck() {
         ops.increment();
         return limiter.check(views[next()]).allowed();
-    }
-
-    @Benchmark
-    public Object localStore() {
-        ops.increment();
-        return local.acquire(requests[next()]);
     }
 
     @Benchmark

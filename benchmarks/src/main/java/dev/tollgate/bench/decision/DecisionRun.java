@@ -1,6 +1,6 @@
 package dev.tollgate.bench.decision;
 
-import dev.tollgate.Limit;
+import dev.tollgate.RateLimiter;
 import dev.tollgate.bench.Clients;
 import dev.tollgate.bench.Options;
 import dev.tollgate.bench.RedisServer;
@@ -8,8 +8,6 @@ import dev.tollgate.bench.report.Charts;
 import dev.tollgate.bench.report.Json;
 import dev.tollgate.bench.report.Machine;
 import dev.tollgate.bench.report.Table;
-import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.redis.RedisStore;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -222,39 +220,30 @@ public final class DecisionRun {
         return m;
     }
 
-    private static Map<String, RedisBenchmarkTool.Result> redisBenchmark(RedisBenchmarkTool tool, int requests) {
+    private static Map<String, RedisBenchmarkTool.Result> redisBenchmark(RedisBenchmarkTool tool, int requests)
+            throws Exception {
         Map<String, RedisBenchmarkTool.Result> m = new LinkedHashMap<>();
-        try (RedisClient jedis = Clients.redisClient("bench-rb")) {
-            String sha = jedis.scriptLoad(RedisStore.SCRIPT);
+        try (RedisClient jedis = Clients.redisClient("bench-rb"); RateLimiter limiter = Clients.limiter(true)) {
+            // Tollgate's own EVALSHA for one decision, as Redis received it: its script (loaded by
+            // that decision), its key and its arguments
+            SentCommand sent = SentCommand.capture(limiter, "198.51.100.77");
+            String[] many = sent.forClient("__rand_int__");
             String trivial = jedis.scriptLoad("return 1");
-            // ARGV as RedisStore sends it: the short form when it serves the limit (Redis' clock), else
-            // Redis' clock, decide and take, then the bucket's own
-            BucketRequest bucket = BucketRequest.take("unused", Limit.parse(Clients.LIMIT), 1, true);
-            List<String> args = new ArrayList<>();
-            if (RedisStore.shortArguments(bucket) != null) {
-                args.addAll(RedisStore.shortArguments(bucket));
-            } else {
-                args.addAll(List.of("", ""));
-                args.addAll(RedisStore.bucketArguments(bucket));
-            }
-            String[] argv = args.toArray(new String[0]);
             m.put("PING", tool.run(50, requests, 0, "PING"));
             m.put("EVALSHA return 1", tool.run(50, requests, 0, "EVALSHA", trivial, "0"));
-            m.put("EVALSHA bucket.lua, 10,000 keys", tool.run(50, requests, 10_000,
-                    concat(new String[] {"EVALSHA", sha, "1", "tollgate:{ip=__rand_int__}:default"}, argv)));
-            m.put("EVALSHA bucket.lua, 1 busy key", tool.run(50, requests, 0,
-                    concat(new String[] {"EVALSHA", sha, "1", "tollgate:{ip=192.0.2.1}:default"}, argv)));
+            m.put("EVALSHA bucket.lua, 10,000 keys", tool.run(50, requests, 10_000, many));
+            m.put("EVALSHA bucket.lua, 1 busy key", tool.run(50, requests, 0, sent.forClient("192.0.2.1")));
             // The latency floor of any script that keeps state: one connection, one command at a
             // time, from C. "TIME, GET, SET" does only the Redis calls bucket.lua makes, no arithmetic.
             String stateful = jedis.scriptLoad("local t = redis.call('TIME') local v = redis.call('GET', KEYS[1])"
                     + " redis.call('SET', KEYS[1], t[1], 'PX', 100) return {0, 0, 0, 0, 0}");
+            String[] statefulCall = many.clone();
+            statefulCall[1] = stateful;
             int one = Math.max(5_000, requests / 10);
             m.put(ONE + "PING", tool.run(1, one, 0, "PING"));
             m.put(ONE + "EVALSHA `return 1`", tool.run(1, one, 0, "EVALSHA", trivial, "0"));
-            m.put(ONE + "EVALSHA of TIME, GET, SET (nothing else)", tool.run(1, one, 10_000,
-                    concat(new String[] {"EVALSHA", stateful, "1", "tollgate:{ip=__rand_int__}:default"}, argv)));
-            m.put(ONE + "EVALSHA bucket.lua", tool.run(1, one, 10_000,
-                    concat(new String[] {"EVALSHA", sha, "1", "tollgate:{ip=__rand_int__}:default"}, argv)));
+            m.put(ONE + "EVALSHA of TIME, GET, SET (nothing else)", tool.run(1, one, 10_000, statefulCall));
+            m.put(ONE + "EVALSHA bucket.lua", tool.run(1, one, 10_000, many));
             jedis.flushAll();
         }
         return m;
@@ -262,13 +251,6 @@ public final class DecisionRun {
 
     /** The prefix of the one-connection runs in the redis-benchmark results. */
     static final String ONE = "1 connection: ";
-
-    private static String[] concat(String[] a, String[] b) {
-        String[] c = new String[a.length + b.length];
-        System.arraycopy(a, 0, c, 0, a.length);
-        System.arraycopy(b, 0, c, a.length, b.length);
-        return c;
-    }
 
     // ---- report ----
 
@@ -279,11 +261,9 @@ public final class DecisionRun {
         LABELS.put("evalshaTrivial", "Jedis EVALSHA `return 1` (floor)");
         LABELS.put("tollgateCheck", "Tollgate `RateLimiter.check`, Redis");
         LABELS.put("tollgateUnpipelined", "Tollgate `RateLimiter.check`, Redis, auto-pipelining off");
-        LABELS.put("tollgateStore", "Tollgate `RedisStore.acquire`");
         LABELS.put("bucket4j", "Bucket4j Jedis (CAS)");
         LABELS.put("article", "article's script (EVAL)");
         LABELS.put("localCheck", "Tollgate `RateLimiter.check`, in memory");
-        LABELS.put("localStore", "Tollgate `LocalStore.acquire`");
     }
 
     private static Row find(List<Row> rows, String bench, int keys, int threads, int pool) {
@@ -319,7 +299,7 @@ public final class DecisionRun {
         order.add(new String[] {"ping", "0"});
         order.add(new String[] {"evalshaTrivial", "0"});
         for (String keys : List.of("10000", "1")) {
-            for (String b : List.of("tollgateCheck", "tollgateStore", "bucket4j", "article", "localCheck", "localStore")) {
+            for (String b : List.of("tollgateCheck", "bucket4j", "article", "localCheck")) {
                 order.add(new String[] {b, keys});
             }
         }
@@ -374,8 +354,8 @@ public final class DecisionRun {
         int t1 = threads.get(0);
         double ping1 = ops(rows, "ping", 0, t1, pool);
         Table lat = new Table("contender (" + t1 + " thread, 10,000 keys)", "mean µs/decision", "vs PING");
-        for (String b : List.of("ping", "evalshaTrivial", "tollgateCheck", "tollgateStore", "bucket4j", "article",
-                "localCheck", "localStore")) {
+        for (String b : List.of("ping", "evalshaTrivial", "tollgateCheck", "bucket4j", "article",
+                "localCheck")) {
             int keys = b.equals("ping") || b.equals("evalshaTrivial") ? 0 : 10000;
             double o = ops(rows, b, keys, t1, pool);
             if (!Double.isNaN(o)) {
@@ -485,7 +465,7 @@ public final class DecisionRun {
         // plot
         if (threads.size() > 1) {
             Map<String, List<double[]>> series = new LinkedHashMap<>();
-            for (String b : List.of("ping", "tollgateCheck", "tollgateStore", "bucket4j", "article", "localCheck")) {
+            for (String b : List.of("ping", "tollgateCheck", "bucket4j", "article", "localCheck")) {
                 int keys = b.equals("ping") ? 0 : 10000;
                 List<double[]> pts = new ArrayList<>();
                 for (int t : threads) {

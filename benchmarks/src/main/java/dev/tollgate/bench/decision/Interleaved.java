@@ -1,14 +1,9 @@
 package dev.tollgate.bench.decision;
 
 import dev.tollgate.Decision;
-import dev.tollgate.Limit;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.RequestView;
 import dev.tollgate.bench.Clients;
-import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.identity.BucketKeys;
-import dev.tollgate.internal.redis.JedisPort;
-import dev.tollgate.internal.redis.RedisStore;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.BucketProxy;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
@@ -41,9 +36,7 @@ final class Interleaved {
 
     static List<Figure> run(int warmupRounds, int rounds) {
         int keys = 10_000;
-        List<Limit> limits = Limit.parse(Clients.LIMIT);
-        RequestView[] views = new RequestView[keys];
-        List<BucketRequest>[] requests = requests(keys, limits, views);
+        RequestView[] views = views(keys);
         List<String>[] articleKeys = articleKeys(keys);
         String article = DecisionBench.readArticleScript();
 
@@ -51,8 +44,6 @@ final class Interleaved {
         String trivial = jedis.scriptLoad("return 1");
         RateLimiter limiter = Clients.limiter(true);
         RateLimiter local = Clients.limiter(false);
-        RedisStore store = new RedisStore(JedisPort.standalone(Clients.redis(Clients.config(true))));
-        store.load(requests[0].get(0).key());
         ProxyManager<byte[]> proxies = Bucket4jJedis.casBasedBuilder(jedis)
                 .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ZERO))
                 .build();
@@ -74,7 +65,6 @@ final class Interleaved {
                 fallbacks[0]++;
             }
         });
-        contenders.put("tollgateStore", k -> store.acquire(requests[k]));
         contenders.put("bucket4j", k -> buckets[k].tryConsume(1));
         contenders.put("article", k -> jedis.eval(article, articleKeys[k], List.of(Long.toString(Clients.CAPACITY),
                 Long.toString(Clients.REFILL_PER_SECOND), Double.toString(System.currentTimeMillis() / 1000.0), "1")));
@@ -111,21 +101,16 @@ final class Interleaved {
         }
         limiter.close();
         local.close();
-        store.close();
         jedis.close();
         return out;
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<BucketRequest>[] requests(int keys, List<Limit> limits, RequestView[] views) {
-        List<BucketRequest>[] r = new List[keys];
+    private static RequestView[] views(int keys) {
+        RequestView[] views = new RequestView[keys];
         for (int i = 0; i < keys; i++) {
-            String address = Clients.address(i);
-            views[i] = Clients.request(address);
-            r[i] = List.of(BucketRequest.take(BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + address)),
-                    limits, 1, true));
+            views[i] = Clients.request(Clients.address(i));
         }
-        return r;
+        return views;
     }
 
     @SuppressWarnings("unchecked")

@@ -1,11 +1,8 @@
 package dev.tollgate.bench.decision;
 
-import dev.tollgate.Limit;
+import dev.tollgate.Decision;
+import dev.tollgate.RateLimiter;
 import dev.tollgate.bench.Clients;
-import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.identity.BucketKeys;
-import dev.tollgate.internal.redis.JedisPort;
-import dev.tollgate.internal.redis.RedisStore;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
@@ -16,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -30,6 +28,10 @@ import redis.clients.jedis.RedisClient;
  * that only the value and its encoding differ. And the growth of {@code used_memory} over 10,000
  * live buckets, divided by their count, which adds what {@code MEMORY USAGE} leaves out: the
  * slots of Redis' key and expiry tables.
+ *
+ * <p>Tollgate writes through its public API ({@link RateLimiter#check}) under the key names it
+ * makes itself, found in the otherwise empty database; to compare the value alone, each bucket is
+ * also copied ({@code DUMP}, {@code RESTORE}) under the names the other contenders use.
  */
 final class MemoryProbe {
 
@@ -51,8 +53,7 @@ final class MemoryProbe {
     final List<Expiry> expiries = new ArrayList<>();
 
     private final RedisClient jedis = Clients.redisClient("bench-memory");
-    private final RedisStore store = new RedisStore(JedisPort.standalone(Clients.redis(Clients.config(true))));
-    private final List<Limit> limits = Limit.parse(Clients.LIMIT);
+    private final RateLimiter limiter = Clients.limiter(true);
     private final String article = DecisionBench.readArticleScript();
     private final ProxyManager<byte[]> bucket4j = Bucket4jJedis.casBasedBuilder(jedis)
             .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ZERO))
@@ -62,7 +63,6 @@ final class MemoryProbe {
             .build();
 
     void run() throws Exception {
-        store.load(KEY);
         jedis.flushAll();
 
         jedis.set(KEY, "1");
@@ -71,17 +71,17 @@ final class MemoryProbe {
                 jedis.memoryUsage(SHORT_KEY), -1, "1"));
         jedis.del(KEY, SHORT_KEY);
 
-        resetMicros(KEY, 1);
-        resetMicros(SHORT_KEY, 1);
+        tollgate(limiter, "203.0.113.7", 1);
         singles.add(single("Tollgate (GCRA, one integer)"));
         // tollgate.redis.key-format=compact: the client and the policy as short digests
         for (String prefix : List.of("tollgate:", "t:")) {
-            String compact = BucketKeys.compactKey(prefix, "default", BucketKeys.client("ip=203.0.113.7"), false);
-            resetMicros(compact, 1);
-            resetMicros(SHORT_KEY, 1);
-            singles.add(new Single("Tollgate, key format `compact`, prefix `" + prefix + "` (key `" + compact + "`)",
-                    jedis.memoryUsage(compact), jedis.memoryUsage(SHORT_KEY), jedis.pttl(compact), shown(compact)));
-            jedis.del(compact, SHORT_KEY);
+            try (RateLimiter compact = compactLimiter(prefix)) {
+                String key = write(compact, "203.0.113.7", 1);
+                jedis.restore(SHORT_KEY, Math.max(1, jedis.pttl(key)), jedis.dump(key));
+                singles.add(new Single("Tollgate, key format `compact`, prefix `" + prefix + "` (key `" + key + "`)",
+                        jedis.memoryUsage(key), jedis.memoryUsage(SHORT_KEY), jedis.pttl(key), shown(key)));
+                jedis.del(key, SHORT_KEY);
+            }
         }
         article(KEY);
         article(SHORT_KEY);
@@ -90,15 +90,71 @@ final class MemoryProbe {
         bucket4j(SHORT_KEY, 1);
         singles.add(single("Bucket4j Jedis (serialized state)"));
 
-        bulks.add(bulk("Tollgate", i -> resetMicros("tollgate:{ip=" + Clients.address(i) + "}:default", Clients.CAPACITY)));
-        bulks.add(bulk("Tollgate, key format `compact`, prefix `t:`", i -> resetMicros(
-                BucketKeys.compactKey("t:", "default", BucketKeys.client("ip=" + Clients.address(i)), false), Clients.CAPACITY)));
+        // each bucket drained at once (20 tokens): it lives 2 s, longer than the 10,000 writes take
+        try (RateLimiter drained = limiter(Map.of(COST, DRAIN))) {
+            bulks.add(bulk("Tollgate", i -> drained.check(Clients.request(Clients.address(i)))));
+        }
+        try (RateLimiter compact = limiter(Map.of(COST, DRAIN, "tollgate.redis.key-format", "compact",
+                "tollgate.redis.key-prefix", "t:"))) {
+            bulks.add(bulk("Tollgate, key format `compact`, prefix `t:`", i -> compact.check(Clients.request(Clients.address(i)))));
+        }
         bulks.add(bulk("article's script", i -> article("article:{ip=" + Clients.address(i) + "}")));
         bulks.add(bulk("Bucket4j Jedis", i -> bucket4j("bucket4j:{ip=" + Clients.address(i) + "}", Clients.CAPACITY)));
 
         expiry();
-        store.close();
+        limiter.close();
         jedis.close();
+    }
+
+    private static final String COST = "tollgate.policy.default.cost";
+    private static final String DRAIN = Long.toString(Clients.CAPACITY);
+
+    private static RateLimiter compactLimiter(String prefix) {
+        return limiter(Map.of("tollgate.redis.key-format", "compact", "tollgate.redis.key-prefix", prefix));
+    }
+
+    /** Tollgate over Redis with the benchmark's limit and further configuration. */
+    private static RateLimiter limiter(Map<String, String> more) {
+        return RateLimiter.create(Clients.config(true, true, Clients.LIMIT, more));
+    }
+
+    /**
+     * {@code requests} decisions for the client at {@code address} into an empty database, its
+     * bucket then copied under {@link #KEY}, the name the other contenders use for it; Tollgate's
+     * own key name back.
+     */
+    private String tollgate(RateLimiter limiter, String address, int requests) {
+        String key = write(limiter, address, requests);
+        if (!key.equals(KEY)) {
+            jedis.restore(KEY, Math.max(1, jedis.pttl(key)), jedis.dump(key));
+        }
+        jedis.restore(SHORT_KEY, Math.max(1, jedis.pttl(key)), jedis.dump(key));
+        if (!key.equals(KEY)) {
+            jedis.del(key);
+        }
+        return key;
+    }
+
+    /** The time until the last bucket {@link #write} wrote is full again, as its last decision reported it. */
+    private long lastResetMicros;
+
+    /** {@code requests} decisions for the client at {@code address}; the one key Tollgate added. */
+    private String write(RateLimiter limiter, String address, int requests) {
+        Set<String> before = jedis.keys("*");
+        Decision d = null;
+        for (int i = 0; i < requests; i++) {
+            d = limiter.check(Clients.request(address));
+            if (d.source() != Decision.Source.REDIS) {
+                throw new IllegalStateException("a decision of the memory probe did not come from Redis: " + d.source());
+            }
+        }
+        lastResetMicros = d == null ? -1 : d.results().get(0).limits().get(0).resetMicros();
+        Set<String> added = new java.util.HashSet<>(jedis.keys("*"));
+        added.removeAll(before);
+        if (added.size() != 1) {
+            throw new IllegalStateException("expected Tollgate to add one bucket to Redis, it added " + added.size() + " keys");
+        }
+        return added.iterator().next();
     }
 
     private Single single(String who) {
@@ -121,10 +177,6 @@ final class MemoryProbe {
             printable &= b >= 32 && b < 127;
         }
         return printable ? new String(v, StandardCharsets.US_ASCII) : v.length + " bytes, binary";
-    }
-
-    private long resetMicros(String key, long cost) {
-        return store.acquire(List.of(BucketRequest.take(key, limits, cost, true))).get(0).limits().get(0).resetMicros();
     }
 
     private void article(String key) {
@@ -175,12 +227,15 @@ final class MemoryProbe {
     private void expiry() throws InterruptedException {
         jedis.flushAll();
         Map<String, String> keys = new LinkedHashMap<>();
-        keys.put("Tollgate", "tollgate:{ip=198.51.100.1}:default");
-        keys.put("Tollgate, drained", "tollgate:{ip=198.51.100.2}:default");
+        keys.put("Tollgate", write(limiter, "198.51.100.1", 1));
+        long reset1 = lastResetMicros;
+        long reset20;
+        try (RateLimiter drained = limiter(Map.of(COST, DRAIN))) {
+            keys.put("Tollgate, drained", write(drained, "198.51.100.2", 1));
+            reset20 = lastResetMicros;
+        }
         keys.put("article's script", "article:{ip=198.51.100.1}");
         keys.put("Bucket4j Jedis", "bucket4j:{ip=198.51.100.1}");
-        long reset1 = resetMicros(keys.get("Tollgate"), 1);
-        long reset20 = resetMicros(keys.get("Tollgate, drained"), Clients.CAPACITY);
         article(keys.get("article's script"));
         bucket4j(keys.get("Bucket4j Jedis"), 1);
         long start = System.nanoTime();

@@ -20,7 +20,7 @@ import jdk.jfr.consumer.RecordingFile;
  * bytes per call by allocated class and the first Tollgate frame that allocated it. The total is
  * checked against the thread's allocation counter.
  *
- * <p>Arguments: the benchmark ({@code localCheck}, {@code localStore}, {@code redisCheck}, or one of
+ * <p>Arguments: the benchmark ({@code localCheck}, {@code redisCheck}, or one of
  * {@link FilterBench}'s: {@code redisFilterRefused}, {@code redisFilterAllowed}, {@code localFilterAllowed}), and
  * the number of calls recorded (default 20,000). {@link EngineRun} starts it with the option
  * {@code sites}.
@@ -51,7 +51,6 @@ public final class AllocationSites {
             EngineBench bench = new EngineBench();
             bench.setUp(method);
             call = switch (method) {
-                case "localStore" -> bench::localStore;
                 case "localCheck" -> bench::localCheck;
                 case "redisCheck" -> bench::redisCheck;
                 default -> throw new IllegalArgumentException(method);

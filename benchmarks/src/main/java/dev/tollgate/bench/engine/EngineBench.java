@@ -1,15 +1,9 @@
 package dev.tollgate.bench.engine;
 
 import dev.tollgate.Decision;
-import dev.tollgate.Limit;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.RequestView;
 import dev.tollgate.bench.Clients;
-import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.identity.BucketKeys;
-import dev.tollgate.internal.local.LocalStore;
-import dev.tollgate.internal.local.MicroClock;
-import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -26,17 +20,18 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * The engine's own cost (issue 15): one decision by {@link RateLimiter#check} in memory against
- * the {@link LocalStore#acquire} under it, for one of {@code clients} picked at random (every
- * decision allows, see {@link #LIMIT}), and the same check over Redis for its allocation. The difference
- * between the first two is what matching, key resolution, planning and the answer cost.
+ * One decision by {@link RateLimiter#check} (issue 15), in memory and over Redis, for one of
+ * {@code clients} picked at random (every decision allows, see {@link #LIMIT}): time and bytes
+ * as the filter calls it.
  *
  * <ul>
- *   <li>{@code localStore}: {@link LocalStore#acquire} with the bucket request built in advance,
- *       the same key, limit and store size as the limiter's.</li>
  *   <li>{@code localCheck}: {@link RateLimiter#check} with the in-memory store, as the filter calls it.</li>
  *   <li>{@code redisCheck}: {@link RateLimiter#check} over Redis (auto-pipelining, deny cache).</li>
  * </ul>
+ *
+ * <p>The store under the check ({@code LocalStore.acquire}, formerly {@code localStore} here), and
+ * so the engine's own share, is measured in filter-core's {@code jmh} source set
+ * ({@code StoreBench}, {@code EngineInterleaved}); this module keeps to the public API.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -60,9 +55,7 @@ public class EngineBench {
     static final String LIMIT = "1/s burst 1000000000";
 
     private RequestView[] views;
-    private List<BucketRequest>[] requests;
     private RateLimiter limiter;
-    private LocalStore local;
     private final LongAdder unexpected = new LongAdder();
 
     @Setup(Level.Trial)
@@ -75,17 +68,11 @@ public class EngineBench {
     /** Sets up for one benchmark method, by name (also for {@link AllocationSites}). */
     @SuppressWarnings("unchecked")
     void setUp(String method) {
-        List<Limit> limits = Limit.parse(LIMIT);
         views = new RequestView[clients];
-        requests = new List[clients];
         for (int i = 0; i < clients; i++) {
-            String address = Clients.address(i);
-            views[i] = Clients.request(address);
-            requests[i] = List.of(BucketRequest.take(BucketKeys.key("tollgate:", "default", BucketKeys.client("ip=" + address)),
-                    limits, 1, true));
+            views[i] = Clients.request(Clients.address(i));
         }
         switch (method) {
-            case "localStore" -> local = new LocalStore(100_000, MicroClock.SYSTEM);
             case "localCheck" -> limiter = RateLimiter.create(Clients.config(false, true, LIMIT));
             case "redisCheck" -> limiter = RateLimiter.create(Clients.config(true, true, LIMIT));
             default -> throw new IllegalStateException("unknown benchmark " + method);
@@ -100,18 +87,10 @@ public class EngineBench {
         if (limiter != null) {
             limiter.close();
         }
-        if (local != null) {
-            local.close();
-        }
     }
 
     private int next() {
         return ThreadLocalRandom.current().nextInt(clients);
-    }
-
-    @Benchmark
-    public Object localStore() {
-        return local.acquire(requests[next()]);
     }
 
     @Benchmark

@@ -21,12 +21,14 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * The engine's own cost in one JMH run ({@link EngineBench}, one thread, GC profiler): time and
- * bytes allocated per decision of the in-memory check and of the store under it, and the
- * difference, which is the engine's overhead; and the allocation of a check over Redis. Writes
- * {@code engine.md} under {@code target/bench/engine/}.
+ * What a decision costs as the filter calls it, in one JMH run ({@link EngineBench} and
+ * {@link FilterBench}, one thread, GC profiler): time and bytes allocated per decision of the
+ * in-memory check and of a check over Redis, and of the filter path. Writes {@code engine.md}
+ * under {@code target/bench/engine/}. The store under the check, and so the engine's own share
+ * (check minus store), is measured in filter-core's {@code jmh} source set ({@code StoreBench},
+ * {@code EngineInterleaved}).
  *
- * <p>Options: {@code quick}, {@code clients=10000,50000}, {@code rounds=1000000} (interleaved), {@code no-interleaved}, {@code forks=1}, {@code iterations=5}, {@code warmup=3},
+ * <p>Options: {@code quick}, {@code clients=10000,50000}, {@code forks=1}, {@code iterations=5}, {@code warmup=3},
  * {@code time=1s}, {@code only=regex} (of the benchmark methods), {@code prof=name} (a further
  * JMH profiler, e.g. {@code jfr} or {@code stack}).
  */
@@ -38,19 +40,11 @@ public final class EngineRun {
     public static void run(Path out, Options options) throws Exception {
         RedisServer.deleteTree(out);
         Files.createDirectories(out);
-        String only = options.get("only", "localStore|localCheck|redisCheck");
+        String only = options.get("only", "localCheck|redisCheck");
         RedisServer redis = only.contains("redis") ? RedisServer.start(out.resolve("redis")) : null;
         try {
             Map<String, double[]> figures = jmh(out, options, only, redis);
-            Map<String, EngineInterleaved.Figure[]> interleaved = new LinkedHashMap<>();
-            if (!options.flag("no-interleaved")) {
-                int rounds = options.integer("rounds", options.quick() ? 100_000 : 1_000_000);
-                for (String clients : options.get("clients", "10000,50000").split(",")) {
-                    System.out.println("[bench] interleaved check and store, " + clients + " clients, " + rounds + " rounds");
-                    interleaved.put(clients, EngineInterleaved.run(Integer.parseInt(clients), 300_000, rounds));
-                }
-            }
-            write(out, options, redis == null ? "none" : redis.version(), figures, interleaved);
+            write(out, options, redis == null ? "none" : redis.version(), figures);
         } finally {
             if (redis != null) {
                 redis.close();
@@ -105,8 +99,8 @@ public final class EngineRun {
         return file;
     }
 
-    private static void write(Path out, Options options, String redisVersion, Map<String, double[]> f,
-                              Map<String, EngineInterleaved.Figure[]> interleaved) throws Exception {
+    private static void write(Path out, Options options, String redisVersion, Map<String, double[]> f)
+            throws Exception {
         StringBuilder md = new StringBuilder("# The engine's own cost\n\n");
         md.append("Run on ").append(LocalDate.now()).append(" (").append(options)
                 .append("). JMH, one thread, average time, GC profiler; one of 10,000 clients at random, limit ")
@@ -118,30 +112,6 @@ public final class EngineRun {
             t.row(name[0], name[1], Table.num(e.getValue()[0]), Table.num(e.getValue()[1]), Table.num(e.getValue()[2]));
         }
         md.append(t.markdown()).append('\n');
-        for (String clients : options.get("clients", "10000,50000").split(",")) {
-            double[] check = f.get("localCheck " + clients);
-            double[] store = f.get("localStore " + clients);
-            if (check != null && store != null) {
-                md.append("Engine overhead over ").append(clients).append(" clients (localCheck - localStore): ")
-                        .append(Table.num(check[0] - store[0])).append(" ns and ").append(Table.num(check[2] - store[2]))
-                        .append(" B per decision; the check takes ").append(Table.ratio(check[0] / store[0]))
-                        .append(" the store's time.\n\n");
-            }
-        }
-        if (!interleaved.isEmpty()) {
-            Table it = new Table("clients", "store P50 ns", "check P50 ns", "check - store, P50", "check / store, P50",
-                    "store mean ns", "check mean ns", "check - store, mean");
-            for (Map.Entry<String, EngineInterleaved.Figure[]> e : interleaved.entrySet()) {
-                EngineInterleaved.Figure s = e.getValue()[0];
-                EngineInterleaved.Figure c = e.getValue()[1];
-                it.row(e.getKey(), Table.num(s.p50Nanos()), Table.num(c.p50Nanos()), Table.num(c.p50Nanos() - s.p50Nanos()),
-                        Table.ratio(c.p50Nanos() / s.p50Nanos()), Table.num(s.meanNanos()), Table.num(c.meanNanos()),
-                        Table.num(c.meanNanos() - s.meanNanos()));
-            }
-            md.append("Interleaved (one thread, the store and the check called in turn, each timed; ")
-                    .append(interleaved.values().iterator().next()[0].count()).append(" rounds):\n\n")
-                    .append(it.markdown()).append('\n');
-        }
         Files.writeString(out.resolve("engine.md"), md.toString(), StandardCharsets.UTF_8);
         System.out.println();
         System.out.println(md);

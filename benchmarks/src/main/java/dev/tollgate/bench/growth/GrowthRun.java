@@ -19,12 +19,13 @@ import java.util.Set;
 
 /**
  * How cost grows (issue 15): Redis memory and latency against live buckets, decision time against
- * policies configured, client resolution against proxy hops, the local store and deny cache past
- * their bound. Writes {@code growth.md}, a CSV per table and a PNG per curve under
- * {@code target/bench/growth/}.
+ * policies configured, client resolution against proxy hops. Writes {@code growth.md}, a CSV per
+ * table and a PNG per curve under {@code target/bench/growth/}. (The local store and the deny cache
+ * past their bound, once the {@code bounds} part, are measured in filter-core's {@code jmh} set,
+ * {@code BoundGrowth}.)
  *
- * <p>Options: {@code quick}; {@code only=redis,policies,hops,bounds}; {@code keys=1000,10000,100000,1000000};
- * {@code redis-rounds=20000}; {@code rounds=200000} (policies, hops, bounds); {@code bound=10000}.
+ * <p>Options: {@code quick}; {@code only=redis,policies,hops}; {@code keys=1000,10000,100000,1000000};
+ * {@code redis-rounds=20000}; {@code rounds=200000} (policies, hops).
  */
 public final class GrowthRun {
 
@@ -39,7 +40,7 @@ public final class GrowthRun {
         Files.createDirectories(out);
         QUIET.setLevel(java.util.logging.Level.WARNING);
         boolean quick = options.quick();
-        Set<String> only = Set.of(options.get("only", "redis,policies,hops,bounds").split(","));
+        Set<String> only = Set.of(options.get("only", "redis,policies,hops").split(","));
         int rounds = options.integer("rounds", quick ? 20_000 : 200_000);
         int warmup = Math.max(rounds / 2, 20_000);
         StringBuilder md = new StringBuilder("# How cost grows\n\n");
@@ -69,16 +70,6 @@ public final class GrowthRun {
             String before = load();
             List<HopGrowth.Row> rows = HopGrowth.run(List.of(1, 2, 4, 8, 16, 32, 33, 64), 1_000, warmup / 2, rounds / 2);
             hopSection(out, md, rows, rounds / 2, before);
-        }
-        if (only.contains("bounds")) {
-            int bound = options.integer("bound", 10_000);
-            List<Integer> clients = new ArrayList<>();
-            for (double f : new double[] {0.1, 0.2, 0.5, 1, 2, 5, 10}) {
-                clients.add((int) Math.round(bound * f));
-            }
-            String before = load();
-            List<BoundGrowth.Row> rows = BoundGrowth.run(bound, clients, warmup, rounds);
-            boundSection(out, md, rows, bound, rounds, before);
         }
         md.append("Whole run: ").append(Math.round((System.nanoTime() - start) / 1e9)).append(" s; load average at the end: ")
                 .append(load()).append(".\n\n").append(Machine.markdown(Machine.describe(redisVersion)));
@@ -163,39 +154,6 @@ public final class GrowthRun {
         section(out, md, "hops", "Client resolution against proxy hops", t,
                 "Peer and proxies in the trusted `10.0.0.0/8`; the header holds the client then `hops - 1` proxies;"
                         + " at most 32 are read. All in one rotation, " + rounds + " rounds.", before);
-    }
-
-    private static void boundSection(Path out, StringBuilder md, List<BoundGrowth.Row> rows, int bound, int rounds,
-                                     String before) throws Exception {
-        Table t = new Table("structure", "clients", "held after", "retained heap B/client (after filling)",
-                "retained heap MB", "bucket found / refusal hit", "P50 ns", "P99 ns", "mean ns", "B/call");
-        Map<String, List<double[]>> time = new LinkedHashMap<>();
-        Map<String, List<double[]>> heap = new LinkedHashMap<>();
-        Map<String, List<double[]>> bytes = new LinkedHashMap<>();
-        for (BoundGrowth.Row r : rows) {
-            Rotation.Figure f = r.figure();
-            double mb = r.retainedBytes() * r.clients() / 1e6;
-            t.row(r.what(), String.format(Locale.ROOT, "%,d", r.clients()),
-                    r.heldAfter() < 0 ? "" : String.format(Locale.ROOT, "%,d", r.heldAfter()),
-                    Table.num(r.retainedBytes()), Table.num(mb),
-                    Double.isNaN(r.foundShare()) ? "" : String.format(Locale.ROOT, "%.1f %%", 100 * r.foundShare()), Table.num(f.p50()), Table.num(f.p99()),
-                    Table.num(f.mean()), Table.num(f.bytes()));
-            add(time, r.what() + ", P50", r.clients(), f.p50());
-            add(time, r.what() + ", P90", r.clients(), f.p90());
-            add(bytes, r.what(), r.clients(), f.bytes());
-            if (!Double.isNaN(mb)) {
-                add(heap, r.what(), r.clients(), mb);
-            }
-        }
-        GrowthCharts.lines(out.resolve("growth-bounds.png"), "Local store and deny cache, bound " + bound + " (time per call)",
-                "distinct clients", "ns", time, 10, false);
-        GrowthCharts.lines(out.resolve("growth-bounds-bytes.png"), "Local store and deny cache, bound " + bound
-                + " (bytes allocated per call)", "distinct clients", "B/call", bytes, 10, false);
-        GrowthCharts.lines(out.resolve("growth-bounds-memory.png"), "Local store and deny cache, bound " + bound
-                + " (heap retained)", "distinct clients", "MB", heap, 10, false);
-        section(out, md, "bounds", "The local store and the deny cache at their bound (" + bound + ")", t,
-                "One of each per client count, filled with every client once (heap retained measured after a GC),"
-                        + " then all timed in one rotation on clients at random, " + rounds + " rounds.", before);
     }
 
     private static void section(Path out, StringBuilder md, String name, String title, Table t, String how, String before)

@@ -3,6 +3,7 @@ package dev.tollgate.bench.scenario;
 import dev.tollgate.bench.Options;
 import dev.tollgate.bench.Processes;
 import dev.tollgate.bench.RedisServer;
+import dev.tollgate.bench.load.LoadGenerator;
 import dev.tollgate.bench.report.Charts;
 import dev.tollgate.bench.report.Json;
 import dev.tollgate.bench.report.Machine;
@@ -235,9 +236,11 @@ public final class ScenarioRun {
     }
 
     private static double perRefusal(App app, int rate, int connections, Duration length) throws InterruptedException {
-        LoadGenerator gen = new LoadGenerator("127.0.0.1", app.port, "/api/work");
         double cpu0 = Processes.cpuSeconds(app.process.pid());
-        LoadGenerator.Group[] g = gen.run(length, 0, 1, rate, connections);
+        LoadGenerator.Group[] g;
+        try (LoadGenerator gen = new LoadGenerator("127.0.0.1", app.port, connections)) {
+            g = gen.phase("/api/work", length, 0, 1, rate);
+        }
         double cpu = Processes.cpuSeconds(app.process.pid()) - cpu0;
         Thread.sleep(2_500);
         return cpu / g[1].denied.getTotalCount() * 1e6;
@@ -414,7 +417,9 @@ public final class ScenarioRun {
     /** Both paths of the application warmed up (JIT) before anything is measured. */
     private static void warm(int port, Settings s) throws InterruptedException {
         System.out.println("[bench] warm-up " + s.warmup().toSeconds() + " s on 127.0.0.1:" + port);
-        new LoadGenerator("127.0.0.1", port, "/api/work").run(s.warmup(), s.clients(), s.clientRate(), 200, 64);
+        try (LoadGenerator gen = new LoadGenerator("127.0.0.1", port, 64)) {
+            gen.phase("/api/work", s.warmup(), s.clients(), s.clientRate(), 200);
+        }
         Thread.sleep(2_500); // the buckets of the warm-up refill
     }
 
@@ -423,7 +428,6 @@ public final class ScenarioRun {
         double load = loadAverage();
         String label = new Phase(letter, threads, run, name, runaway, limiter, null, null, 0, 0, 0, 0, 0, load, 0).label();
         System.out.printf(Locale.ROOT, "[bench] phase %s (%d s), load average %.2f%n", label, s.length().toSeconds(), load);
-        LoadGenerator gen = new LoadGenerator("127.0.0.1", port, "/api/work");
         long pid = ProcessHandle.current().pid();
         ProcessHandle redis = s.redis();
         double app0 = Processes.cpuSeconds(app.pid());
@@ -432,7 +436,10 @@ public final class ScenarioRun {
         double gen0 = Processes.cpuSeconds(pid);
         long calls0 = s.redisCalls().getAsLong();
         long t0 = System.nanoTime();
-        LoadGenerator.Group[] g = gen.run(s.length(), s.clients(), s.clientRate(), runaway ? s.rate() : 0, s.maxInFlight());
+        LoadGenerator.Group[] g;
+        try (LoadGenerator gen = new LoadGenerator("127.0.0.1", port, s.maxInFlight())) {
+            g = gen.phase("/api/work", s.length(), s.clients(), s.clientRate(), runaway ? s.rate() : 0);
+        }
         double seconds = (System.nanoTime() - t0) / 1e9;
         Phase p = new Phase(letter, threads, run, name, runaway, limiter, g[0], g[1], s.length().toMillis() / 1000.0,
                 (Processes.cpuSeconds(app.pid()) - app0) / seconds,

@@ -1,5 +1,6 @@
 package dev.tollgate.bench.scenario;
 
+import dev.tollgate.bench.load.LoadGenerator;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

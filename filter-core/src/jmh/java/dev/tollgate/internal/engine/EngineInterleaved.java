@@ -1,4 +1,4 @@
-package dev.tollgate.bench.engine;
+package dev.tollgate.internal.engine;
 
 import org.HdrHistogram.Histogram;
 
@@ -8,8 +8,12 @@ import org.HdrHistogram.Histogram;
  * alike: the ratio and the difference stay meaningful where JMH's figures, taken one benchmark
  * after the other, swing with the load. Each call's time includes one {@code System.nanoTime()}
  * pair (some 20 to 50 ns), the same for both, which the difference cancels.
+ *
+ * <p>Arguments: the number of clients (default 10,000, several separated by commas), the rounds
+ * measured (default 1,000,000). Run with {@code -Pjmh ... exec:exec
+ * -Djmh.main=dev.tollgate.internal.engine.EngineInterleaved -Djmh.args="10000,50000 1000000"}.
  */
-final class EngineInterleaved {
+public final class EngineInterleaved {
 
     /** P50, P90 and mean of each, in ns. */
     record Figure(String name, double p50Nanos, double p90Nanos, double meanNanos, long count) {
@@ -18,13 +22,24 @@ final class EngineInterleaved {
     private EngineInterleaved() {
     }
 
+    public static void main(String[] args) {
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000;
+        System.out.println("| clients | store P50 ns | check P50 ns | check - store, P50 | check / store, P50 | store mean ns"
+                + " | check mean ns | check - store, mean |");
+        System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        for (String c : (args.length > 0 ? args[0] : "10000").split(",")) {
+            Figure[] f = run(Integer.parseInt(c.trim()), 300_000, rounds);
+            Figure s = f[0];
+            Figure k = f[1];
+            System.out.printf(java.util.Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.2fx | %.0f | %.0f | %.0f |%n", c.trim(),
+                    s.p50Nanos(), k.p50Nanos(), k.p50Nanos() - s.p50Nanos(), k.p50Nanos() / s.p50Nanos(),
+                    s.meanNanos(), k.meanNanos(), k.meanNanos() - s.meanNanos());
+        }
+    }
+
     static Figure[] run(int clients, int warmup, int rounds) {
-        EngineBench store = new EngineBench();
-        store.clients = clients;
-        store.setUp("localStore");
-        EngineBench check = new EngineBench();
-        check.clients = clients;
-        check.setUp("localCheck");
+        StoreBench store = bench(clients, "localStore");
+        StoreBench check = bench(clients, "localCheck");
         try {
             for (int i = 0; i < warmup; i++) {
                 store.localStore();
@@ -51,6 +66,14 @@ final class EngineInterleaved {
             store.tearDown();
             check.tearDown();
         }
+    }
+
+    private static StoreBench bench(int clients, String method) {
+        StoreBench b = new StoreBench();
+        b.clients = clients;
+        b.limit = "1/s burst 1000000000";
+        b.setUp(method);
+        return b;
     }
 
     private static Figure figure(String name, Histogram h) {

@@ -1,18 +1,17 @@
-package dev.tollgate.bench.decision;
+package dev.tollgate.internal.redis;
 
 import dev.tollgate.Limit;
-import dev.tollgate.bench.Options;
-import dev.tollgate.bench.RedisServer;
-import dev.tollgate.bench.report.Machine;
-import dev.tollgate.bench.report.Table;
 import dev.tollgate.internal.bucket.BucketRequest;
-import dev.tollgate.internal.redis.RedisStore;
+import dev.tollgate.testing.RedisProcess;
+import dev.tollgate.testing.TestRedis;
+import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +43,17 @@ import org.HdrHistogram.Histogram;
  * limits. The floor is measured twice, given each form (and answering as many numbers as
  * Tollgate's script does in it): Redis' work per argument is the floor's as much as Tollgate's,
  * so each contender is also read against the floor of its own form ("vs its floor").
+ *
+ * <p>A main of filter-core's {@code jmh} set (formerly the benchmarks module's {@code floor}), beside
+ * the script and the store that sends it; arguments are words {@code key=value}: {@code quick},
+ * {@code rounds=9}, {@code requests=20000}, {@code calls=20000}, {@code compare=<file>}. It starts
+ * its own {@code redis-server} as the tests do and needs {@code redis-benchmark} on the {@code PATH};
+ * it writes {@code floor-results.md} and {@code .csv} under {@code filter-core/target/bench/floor/}:
+ * <pre>
+ * mvn -o -pl filter-core -Pjmh test-compile exec:exec -Djmh.main=dev.tollgate.internal.redis.ScriptFloor -Djmh.args="quick"
+ * </pre>
  */
-public final class ScriptFloorRun {
+public final class ScriptFloor {
 
     /** The least a script with state does: read the clock, read the key, write it with an expiry. */
     static final String FLOOR_SCRIPT = "local t = redis.call('TIME') local v = redis.call('GET', KEYS[1])"
@@ -59,7 +67,7 @@ public final class ScriptFloorRun {
     private static final String FLOOR_SHORT = "floor: TIME, GET, SET, short form's ARGV";
     private static final Pattern EVALSHA_STATS = Pattern.compile("cmdstat_evalsha:calls=(\\d+),usec=(\\d+),usec_per_call=([\\d.]+)");
 
-    private ScriptFloorRun() {
+    private ScriptFloor() {
     }
 
     /** One contender: a command for redis-benchmark, over a key space (0: the command as is), and the floor of its ARGV. */
@@ -74,19 +82,25 @@ public final class ScriptFloorRun {
     private record Sample(double p50Micros, double meanMicros, double usecPerCall) {
     }
 
-    public static void run(Path out, Options options) throws Exception {
-        boolean quick = options.quick();
-        int rounds = options.integer("rounds", quick ? 3 : 9);
-        int requests = options.integer("requests", quick ? 5_000 : 20_000);
-        String compare = options.get("compare", null);
-        RedisServer.deleteTree(out);
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = new HashMap<>();
+        for (String a : args) {
+            int eq = a.indexOf('=');
+            options.put(eq < 0 ? a : a.substring(0, eq), eq < 0 ? "true" : a.substring(eq + 1));
+        }
+        boolean quick = options.containsKey("quick");
+        int rounds = Integer.parseInt(options.getOrDefault("rounds", quick ? "3" : "9"));
+        int requests = Integer.parseInt(options.getOrDefault("requests", quick ? "5000" : "20000"));
+        String compare = options.get("compare");
+        Path out = Path.of("bench", "floor").toAbsolutePath();
         Files.createDirectories(out);
-        try (RedisServer redis = RedisServer.start(out.resolve("redis"))) {
-            RedisBenchmarkTool tool = RedisBenchmarkTool.find(redis);
-            if (tool == null) {
-                throw new IllegalStateException("no redis-benchmark on the PATH (Debian: apt-get install redis-tools)");
-            }
-            System.out.println("[bench] " + redis.version() + " on 127.0.0.1:" + redis.port() + "; " + rounds
+        Path benchmark = onPath("redis-benchmark");
+        if (benchmark == null) {
+            throw new IllegalStateException("no redis-benchmark on the PATH (Debian: apt-get install redis-tools)");
+        }
+        try (RedisProcess redis = TestRedis.startProcess()) {
+            String version = info(redis, "server", "redis_version");
+            System.out.println("[bench] Redis " + version + " on 127.0.0.1:" + redis.port() + "; " + rounds
                     + " rounds of " + requests + " requests per contender, one connection");
             List<Contender> contenders = new ArrayList<>();
             contenders.add(new Contender(PING, 0, new String[] {"PING"}));
@@ -110,17 +124,17 @@ public final class ScriptFloorRun {
             for (int r = 0; r < rounds; r++) {
                 for (int i = 0; i < contenders.size(); i++) {
                     Contender c = contenders.get((i + r) % contenders.size());
-                    redis.cli("CONFIG", "RESETSTAT");
-                    RedisBenchmarkTool.Result result = tool.run(1, requests, c.keyspace(), c.command());
-                    Matcher m = EVALSHA_STATS.matcher(redis.cli("INFO", "commandstats"));
+                    redis.command("CONFIG", "RESETSTAT");
+                    double[] result = redisBenchmark(benchmark, redis, requests, c.keyspace(), c.command());
+                    Matcher m = EVALSHA_STATS.matcher(redis.command("INFO", "commandstats"));
                     double usec = m.find() ? Double.parseDouble(m.group(3)) : Double.NaN;
-                    samples.get(c.name()).add(new Sample(result.p50Micros(), 1e6 / result.opsPerSecond(), usec));
+                    samples.get(c.name()).add(new Sample(result[1], 1e6 / result[0], usec));
                 }
                 load[r + 1] = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
                 System.out.printf("[bench] round %d of %d done, load average %.2f%n", r + 1, rounds, load[r + 1]);
             }
             Histogram[] calls = null;
-            int callRounds = options.integer("calls", quick ? 3_000 : 20_000);
+            int callRounds = Integer.parseInt(options.getOrDefault("calls", quick ? "3000" : "20000"));
             List<ScriptFloorCalls.Commands> commands = new ArrayList<>();
             if (callRounds > 0) {
                 for (Contender c : contenders) {
@@ -130,7 +144,7 @@ public final class ScriptFloorRun {
                 calls = ScriptFloorCalls.run(redis.host(), redis.port(), commands, callRounds / 4, callRounds);
             }
             double loadAfterCalls = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-            write(out, redis.version(), rounds, requests, compare, samples, load, contenders, calls, callRounds, loadAfterCalls);
+            write(out, version, rounds, requests, compare, samples, load, contenders, calls, callRounds, loadAfterCalls);
         }
     }
 
@@ -178,12 +192,67 @@ public final class ScriptFloorRun {
         return c;
     }
 
-    private static String load(RedisServer redis, String script) {
-        String sha = redis.cli("SCRIPT", "LOAD", script).trim();
+    private static String load(RedisProcess redis, String script) {
+        String sha = redis.command("SCRIPT", "LOAD", script).trim();
         if (!sha.matches("[0-9a-f]{40}")) {
             throw new IllegalStateException("SCRIPT LOAD answered " + sha);
         }
         return sha;
+    }
+
+    /** A field of {@code INFO section}. */
+    private static String info(RedisProcess redis, String section, String field) {
+        for (String line : redis.command("INFO", section).split("\r?\n")) {
+            if (line.startsWith(field + ":")) {
+                return line.substring(field.length() + 1).trim();
+            }
+        }
+        return "unknown";
+    }
+
+    private static Path onPath(String name) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            Path p = Path.of(dir, name);
+            if (Files.isExecutable(p)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * {@code redis-benchmark -c 1}: requests per second and the median latency in µs.
+     *
+     * @param keyspace when above 0, {@code __rand_int__} in the command is replaced by a random
+     *                 number below it
+     */
+    private static double[] redisBenchmark(Path binary, RedisProcess redis, int requests, int keyspace, String... command)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(binary.toString(), "-h", redis.host(), "-p", Integer.toString(redis.port()),
+                "-c", "1", "-n", Integer.toString(requests), "--csv"));
+        if (keyspace > 0) {
+            cmd.add("-r");
+            cmd.add(Integer.toString(keyspace));
+        }
+        cmd.addAll(List.of(command));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        for (String line : out.split("\r?\n")) {
+            if (line.startsWith("\"test\"") || !line.startsWith("\"")) {
+                continue;
+            }
+            String[] cells = line.split("\",\"");
+            if (cells.length >= 2) {
+                try {
+                    double p50 = cells.length >= 5 ? Double.parseDouble(cells[4].replace("\"", "")) * 1000 : Double.NaN;
+                    return new double[] {Double.parseDouble(cells[1].replace("\"", "")), p50};
+                } catch (NumberFormatException e) {
+                    // try the next line
+                }
+            }
+        }
+        throw new IllegalStateException("redis-benchmark gave no figure for " + String.join(" ", command) + ":\n" + out);
     }
 
     private static void write(Path out, String version, int rounds, int requests, String compare,
@@ -211,7 +280,8 @@ public final class ScriptFloorRun {
             loads.append(loads.length() == 0 ? "" : ", ").append(String.format("%.2f", l));
         }
         StringBuilder md = new StringBuilder("# Tollgate's script against its floor (issue 15)\n\n")
-                .append(Machine.markdown(Machine.describe(version))).append('\n')
+                .append("Redis ").append(version).append(", Java ").append(System.getProperty("java.version")).append(", ")
+                .append(Runtime.getRuntime().availableProcessors()).append(" processors.\n\n")
                 .append("`redis-benchmark -c 1 -n ").append(requests).append("`, ").append(rounds)
                 .append(" rounds, every contender once per round in a rotating order; medians over the rounds,"
                         + " ratios the medians of each round's ratios. Load average at the start and after each round: ")

@@ -1,4 +1,4 @@
-package dev.tollgate.bench.decision;
+package dev.tollgate.internal.redis;
 
 import java.io.BufferedInputStream;
 import java.io.EOFException;
@@ -13,7 +13,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.HdrHistogram.Histogram;
 
 /**
- * The same commands as {@link ScriptFloorRun}'s redis-benchmark runs, sent one at a time on one
+ * The same commands as {@link ScriptFloor}'s redis-benchmark runs, sent one at a time on one
  * connection from this JVM, one call of each contender in turn (the order rotating every round),
  * each call timed with {@link System#nanoTime()}: contenders meet the same load call by call,
  * and the median has the histogram's 3 significant digits instead of redis-benchmark's 8 µs steps.
