@@ -53,10 +53,6 @@ public final class RateLimiter implements AutoCloseable {
     private final NamedPolicies named;
     private ObjectName mbean;
 
-    RateLimiter(TollgateConfig config, BucketStore store, BucketStore fallback) {
-        this(config, store, fallback, System::nanoTime, null, "test", null);
-    }
-
     /** With a clock for the circuit, for tests. */
     RateLimiter(TollgateConfig config, BucketStore store, BucketStore fallback, LongSupplier nanoTime) {
         this(config, store, fallback, nanoTime, null, "test", null);
@@ -82,14 +78,9 @@ public final class RateLimiter implements AutoCloseable {
         this.guard = decisions.guard();
     }
 
-    /** One client's buckets under a policy in the shared store, for an operator ({@link RateLimiterJmx#inspect}). */
-    String inspect(String policy, String client) {
-        return dev.tollgate.internal.engine.ClientBuckets.inspect(config, guard.store(), policy, client);
-    }
-
-    /** Empties one client's buckets under a policy in the shared store; logged with {@code who}. */
-    String reset(String policy, String client, String who) {
-        return dev.tollgate.internal.engine.ClientBuckets.reset(config, guard.store(), policy, client, who);
+    /** The store this limiter decides with, for an operator's look at one client ({@link RateLimiterJmx#inspect}). */
+    BucketStore store() {
+        return guard.store();
     }
 
     /** {@link #create(TollgateConfig, String, Supplier)} for a configuration that never changes. */

@@ -1,6 +1,7 @@
 package dev.tollgate;
 
 import dev.tollgate.config.ConfigException;
+import dev.tollgate.internal.engine.ClientBuckets;
 import dev.tollgate.internal.engine.RateLimiterMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.logging.Level;
@@ -82,7 +83,7 @@ final class RateLimiterJmx implements RateLimiterMXBean {
     @Override
     public String inspect(String policy, String client) {
         try {
-            return limiter.inspect(policy, client);
+            return ClientBuckets.inspect(limiter.config(), limiter.store(), policy, client);
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
             return "not inspected: " + e.getMessage();
         } catch (RuntimeException e) {
@@ -93,7 +94,7 @@ final class RateLimiterJmx implements RateLimiterMXBean {
     @Override
     public String reset(String policy, String client) {
         try {
-            return limiter.reset(policy, client, who());
+            return ClientBuckets.reset(limiter.config(), limiter.store(), policy, client, who());
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
             return "not reset: " + e.getMessage();
         } catch (RuntimeException e) {

@@ -116,7 +116,7 @@ class AllowListTest {
         entries.forEach(e -> texts.add(e.text()));
         TollgateConfig config = load(String.join(", ", texts));
         boolean listed = entries.stream().anyMatch(e -> e.lists(client));
-        RateLimiter rl = new RateLimiter(config, new LocalStore(10_000, () -> 0), null);
+        RateLimiter rl = new RateLimiter(config, new LocalStore(10_000, () -> 0), null, System::nanoTime);
         for (int i = 0; i < 2; i++) { // the burst is 1: a second request is refused unless listed
             Decision d = rl.check(client.request());
             assertEquals(listed, d.results().isEmpty(), "listed by the model: " + listed + ", decision " + d);

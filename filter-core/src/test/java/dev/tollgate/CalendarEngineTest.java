@@ -24,7 +24,7 @@ class CalendarEngineTest {
     void aRefusalInTheHalfHourLordHoweRunsTwiceSaysTheSecondsToItsEnd() {
         ManualClock clock = new ManualClock(OffsetDateTime.parse("2026-04-05T01:45+10:30").toEpochSecond() * 1_000_000);
         RateLimiter rl = new RateLimiter(ConcurrencyEngineTest.config("tollgate.policy.default.limits", "1/hour calendar",
-                "tollgate.policy.default.zone", "Australia/Lord_Howe"), new LocalStore(10_000, clock::nowMicros), null);
+                "tollgate.policy.default.zone", "Australia/Lord_Howe"), new LocalStore(10_000, clock::nowMicros), null, System::nanoTime);
         assertTrue(rl.check(TestRequest.get("/x")).allowed());
         for (int i = 0; i < 3; i++) {
             HttpAnswer refused = rl.answer(rl.check(TestRequest.get("/x")));

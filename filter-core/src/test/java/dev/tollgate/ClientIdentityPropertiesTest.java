@@ -125,7 +125,7 @@ class ClientIdentityPropertiesTest {
                 "tollgate.policy.addr.limits", "100/s",
                 "tollgate.metrics", "none");
         ManualClock clock = new ManualClock();
-        try (RateLimiter limiter = new RateLimiter(config, new LocalStore(config.store().localMaxKeys(), clock::nowMicros), null)) {
+        try (RateLimiter limiter = new RateLimiter(config, new LocalStore(config.store().localMaxKeys(), clock::nowMicros), null, System::nanoTime)) {
             Decision d = limiter.check(request);
             if (AddressRanges.parse(ALLOWED).contains(client.bytes())) {
                 assertTrue(d.results().isEmpty(), () -> "an allow-listed client was limited: " + describe(request));

@@ -28,7 +28,7 @@ class ConcurrencyEngineTest {
     }
 
     RateLimiter limiter(String... keyValues) {
-        return new RateLimiter(config(keyValues), new LocalStore(10_000, clock::nowMicros), null);
+        return new RateLimiter(config(keyValues), new LocalStore(10_000, clock::nowMicros), null, System::nanoTime);
     }
 
     @Test
@@ -102,7 +102,7 @@ class ConcurrencyEngineTest {
     void whileRedisFailsTheLocalFallbackTakesAndGivesBackTheSlot() {
         FailingStore redis = FailingStore.down(new LocalStore(1_000, () -> 0L));
         RateLimiter rl = new RateLimiter(config("tollgate.policy.default.concurrency", "1"), redis,
-                new LocalStore(1_000, clock::nowMicros));
+                new LocalStore(1_000, clock::nowMicros), System::nanoTime);
         Decision held = rl.check(TestRequest.get("/x"));
         assertEquals(Decision.Source.LOCAL, held.source());
         assertFalse(rl.check(TestRequest.get("/x")).allowed());

@@ -94,7 +94,7 @@ class HostileInputTest {
         int denied = 0;
         long start = System.nanoTime();
         try (HostileRequests.LogCapture log = new HostileRequests.LogCapture();
-             RateLimiter limiter = new RateLimiter(config, store, null)) {
+             RateLimiter limiter = new RateLimiter(config, store, null, System::nanoTime)) {
             for (int i = 0; i < REQUESTS; i++) {
                 TestRequest t = HostileRequests.next(h);
                 int n = i;
@@ -156,7 +156,7 @@ class HostileInputTest {
             }
         };
         try (HostileRequests.LogCapture log = new HostileRequests.LogCapture();
-             RateLimiter limiter = new RateLimiter(config, new LocalStore(config.store().localMaxKeys(), new ManualClock()::nowMicros), null)) {
+             RateLimiter limiter = new RateLimiter(config, new LocalStore(config.store().localMaxKeys(), new ManualClock()::nowMicros), null, System::nanoTime)) {
             Decision d = limiter.check(broken, config.policies());
             HostileRequests.assertSafe(limiter, d, limiter.answer(d), () -> "broken view");
             assertEquals(config.policies().size(), d.results().size(), "every policy decided, on the fallback key");
@@ -180,7 +180,7 @@ class HostileInputTest {
         long start = System.nanoTime();
         int maxSeen = 0;
         try (HostileRequests.LogCapture log = new HostileRequests.LogCapture();
-             RateLimiter limiter = new RateLimiter(config, store, null)) {
+             RateLimiter limiter = new RateLimiter(config, store, null, System::nanoTime)) {
             TestRequest last = null;
             for (int i = 0; i < clients; i++) {
                 // a distinct address behind the proxy and a distinct, hostile API key: two new buckets each time
@@ -217,7 +217,7 @@ class HostileInputTest {
         TollgateConfig config = HostileRequests.config(
                 "tollgate.policy.default.limits", "10/s",
                 "tollgate.policy.default.match", "GET /dl/*-*-*.zip");
-        try (RateLimiter limiter = new RateLimiter(config, new LocalStore(config.store().localMaxKeys(), new ManualClock()::nowMicros), null)) {
+        try (RateLimiter limiter = new RateLimiter(config, new LocalStore(config.store().localMaxKeys(), new ManualClock()::nowMicros), null, System::nanoTime)) {
             assertTrue(limiter.check(TestRequest.get("/dl/" + "-".repeat(100_000))).results().isEmpty(), "no .zip: no match");
             assertEquals(1, limiter.check(TestRequest.get("/dl/" + "-".repeat(100_000) + ".zip")).results().size());
             assertEquals(1, limiter.check(TestRequest.get("/dl/a-b-c.zip")).results().size());

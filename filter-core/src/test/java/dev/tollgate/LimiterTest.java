@@ -59,7 +59,7 @@ class LimiterTest {
     }
 
     RateLimiter engine(String... keyValues) {
-        return new RateLimiter(config(keyValues), new LocalStore(10_000, clock::nowMicros), null);
+        return new RateLimiter(config(keyValues), new LocalStore(10_000, clock::nowMicros), null, System::nanoTime);
     }
 
     Limiter limiter(String... keyValues) {
@@ -212,7 +212,7 @@ class LimiterTest {
             TollgateConfig c = config("tollgate.policies", "exports", "tollgate.policy.exports.limits", "1/min",
                     "tollgate.redis.failure-mode", mode);
             RateLimiter engine = new RateLimiter(c, FailingStore.down(new LocalStore(1_000, () -> 0L)),
-                    new LocalStore(1_000, clock::nowMicros));
+                    new LocalStore(1_000, clock::nowMicros), System::nanoTime);
             Limiter l = new Limiter(engine, true, waits);
             Acquisition first = l.acquire("exports", "job=nightly");
             Acquisition second = l.acquire("exports", "job=nightly");

@@ -145,7 +145,7 @@ class ObservabilityTest {
             Map<String, String> all = new java.util.HashMap<>(m);
             all.put("tollgate.redis.uri", "redis://unused:6379");
             all.put("tollgate.policy.default.limits", "2/min");
-            RateLimiter rl = new RateLimiter(config(all), FailingStore.down(new LocalStore(1_000, () -> 0L)), new LocalStore(1_000, clock::nowMicros));
+            RateLimiter rl = new RateLimiter(config(all), FailingStore.down(new LocalStore(1_000, () -> 0L)), new LocalStore(1_000, clock::nowMicros), System::nanoTime);
             for (int i = 0; i < 3; i++) {
                 assertTrue(rl.check(TestRequest.get("/")).allowed(), m + ": served");
             }
@@ -160,7 +160,7 @@ class ObservabilityTest {
         FailingStore redis = FailingStore.down(new LocalStore(1_000, () -> 0L));
         TollgateConfig c = config(Map.of("tollgate.redis.uri", "redis://unused:6379",
                 "tollgate.policy.default.limits", "2/min", "tollgate.policy.default.failure-mode", "closed"));
-        RateLimiter rl = new RateLimiter(c, redis, new LocalStore(1_000, clock::nowMicros));
+        RateLimiter rl = new RateLimiter(c, redis, new LocalStore(1_000, clock::nowMicros), System::nanoTime);
         assertTrue(rl.health().ready());
         for (int i = 0; i < 3; i++) {
             rl.check(TestRequest.get("/"));

@@ -77,7 +77,7 @@ class OldRedisTest {
                     "tollgate.redis.uri", "redis://old:6379", "tollgate.redis.failure-mode", mode,
                     "tollgate.policy.default.limits", "1/h burst 1", "tollgate.metrics", "none", "tollgate.jmx", "false");
             ManualClock clock = new ManualClock();
-            try (RateLimiter rl = new RateLimiter(config, store, new LocalStore(1000, clock::nowMicros))) {
+            try (RateLimiter rl = new RateLimiter(config, store, new LocalStore(1000, clock::nowMicros), System::nanoTime)) {
                 for (int i = 1; i <= 4; i++) {
                     Decision d = rl.check(TestRequest.get("/api"));
                     switch (mode) {

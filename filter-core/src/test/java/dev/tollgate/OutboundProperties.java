@@ -90,7 +90,7 @@ class OutboundProperties {
                 "tollgate.policy.partner.limits", limits,
                 "tollgate.policy.partner.max-pause", "30s");
         LocalStore shared = new LocalStore(1_000, clock::nowMicros);
-        List<RateLimiter> nodes = List.of(new RateLimiter(config, shared, null), new RateLimiter(config, shared, null));
+        List<RateLimiter> nodes = List.of(new RateLimiter(config, shared, null, System::nanoTime), new RateLimiter(config, shared, null, System::nanoTime));
         Limit limit = config.policy("partner").orElseThrow().limits().get(0);
         Model model = new Model(limit);
         List<Long> passed = new ArrayList<>();

@@ -66,7 +66,7 @@ class ProgrammaticPageTest {
             kv.add(line.substring(line.indexOf('=') + 1));
         }
         TollgateConfig config = TestConfigs.of(kv.toArray(String[]::new));
-        RateLimiter engine = new RateLimiter(config, new LocalStore(1_000, clock::nowMicros), null);
+        RateLimiter engine = new RateLimiter(config, new LocalStore(1_000, clock::nowMicros), null, System::nanoTime);
         List<String> exported = new ArrayList<>();
         try (Limiter limiter = new Limiter(engine, true, waits)) {
             List<String> skipped = new NightlyExport(limiter).run(List.of("acme", "globex", "acme", "acme"), exported::add);

@@ -31,7 +31,7 @@ class RateLimiterTest {
             m.put(keyValues[i], keyValues[i + 1]);
         }
         TollgateConfig c = TestConfigs.withProviders(m);
-        return new RateLimiter(c, new LocalStore(10_000, clock::nowMicros), null);
+        return new RateLimiter(c, new LocalStore(10_000, clock::nowMicros), null, System::nanoTime);
     }
 
     static Map<String, String> headers(HttpAnswer a) {
@@ -189,7 +189,7 @@ class RateLimiterTest {
         for (String mode : List.of("local", "open", "closed")) {
             m.put("tollgate.redis.failure-mode", mode);
             TollgateConfig c = TestConfigs.of(m);
-            RateLimiter rl = new RateLimiter(c, FailingStore.down(new LocalStore(1_000, () -> 0L)), new LocalStore(1_000, clock::nowMicros));
+            RateLimiter rl = new RateLimiter(c, FailingStore.down(new LocalStore(1_000, () -> 0L)), new LocalStore(1_000, clock::nowMicros), System::nanoTime);
             Decision first = rl.check(TestRequest.get("/"));
             Decision second = rl.check(TestRequest.get("/"));
             switch (mode) {
@@ -217,7 +217,7 @@ class RateLimiterTest {
 
     RateLimiter limiterFromEnvironment(Map<String, String> environment) {
         TollgateConfig c = TollgateConfig.load(ConfigLookup.of(ConfigSources.system(environment)), null);
-        return new RateLimiter(c, new LocalStore(10_000, clock::nowMicros), null);
+        return new RateLimiter(c, new LocalStore(10_000, clock::nowMicros), null, System::nanoTime);
     }
 
     static int admitted(RateLimiter rl, RequestView r, int tries) {
@@ -385,7 +385,7 @@ class RateLimiterTest {
                 "tollgate.policy.reports.limits", "1/min",
                 "tollgate.policy.reports.match", "/reports/**",
                 "tollgate.policy.reports.failure-mode", "open");
-        RateLimiter rl = new RateLimiter(c, FailingStore.down(new LocalStore(1_000, () -> 0L)), new LocalStore(1_000, clock::nowMicros));
+        RateLimiter rl = new RateLimiter(c, FailingStore.down(new LocalStore(1_000, () -> 0L)), new LocalStore(1_000, clock::nowMicros), System::nanoTime);
         Decision api = rl.check(TestRequest.get("/items"));
         assertEquals(Decision.Source.LOCAL, api.source(), "api follows the global mode: local");
         assertFalse(rl.check(TestRequest.get("/items")).allowed());
