@@ -22,6 +22,7 @@ public final class ConfigKeys {
     public static final String REDIS_AUTO_PIPELINING = "tollgate.redis.auto-pipelining";
     public static final String REDIS_KEY_PREFIX = "tollgate.redis.key-prefix";
     public static final String REDIS_KEY_FORMAT = "tollgate.redis.key-format";
+    public static final String NAMESPACE = "tollgate.namespace";
     public static final String REDIS_CLUSTER = "tollgate.redis.cluster";
     public static final String REDIS_SENTINEL_MASTER = "tollgate.redis.sentinel.master";
     public static final String REDIS_SENTINEL_NODES = "tollgate.redis.sentinel.nodes";

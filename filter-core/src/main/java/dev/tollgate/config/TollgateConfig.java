@@ -51,13 +51,24 @@ import java.util.logging.Logger;
  * @param origins          for the values the engine checks when it opens (the TLS trust and key stores and their
  *                         passwords: can the files be read?), each value as a message shows it (a password as
  *                         {@code ****}) and where it came from, by key; empty for a configuration not read from sources
+ * @param namespace        the namespace in every storage key ({@code tollgate.namespace}, else what the container says
+ *                         the application is, else {@link #DEFAULT_NAMESPACE}) and where it came from: nodes of one
+ *                         namespace share buckets, two namespaces never do
  */
 public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode failureMode, String keyPrefix,
                              List<Policy> policies, HeaderStyle headers, int localMaxKeys, boolean jaxrsGlobal,
                              ClientAddresses clientAddresses, AllowList allowList, Plans plans,
                              Duration retryAfterJitter, String metrics, Duration reloadInterval, boolean jmx,
                              String fingerprint, boolean denyCache, boolean compactKeys, boolean clearClientKeys,
-                             List<String> warnings, Map<String, ConfigValue> origins) {
+                             List<String> warnings, Map<String, ConfigValue> origins, ConfigValue namespace) {
+
+    /**
+     * The namespace when neither {@code tollgate.namespace} nor a container names the application
+     * (a limiter built in code, a runtime without a servlet context): every such limiter on one
+     * Redis shares it.
+     */
+    public static final ConfigValue DEFAULT_NAMESPACE = new ConfigValue(ConfigKeys.NAMESPACE, "default",
+            "default: no tollgate.namespace and no application name from a container");
 
     private static final Logger LOG = Logger.getLogger("dev.tollgate.config");
     /** Warnings already logged, so a reload every 30 s does not repeat them; bounded, then every warning is logged. */
@@ -67,6 +78,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         policies = List.copyOf(policies);
         warnings = List.copyOf(warnings);
         origins = Map.copyOf(origins);
+        namespace = namespace == null ? DEFAULT_NAMESPACE : namespace;
     }
 
     /** A configuration not read from sources: no {@link #origins()}. */
@@ -78,7 +90,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
                           List<String> warnings) {
         this(enabled, redis, failureMode, keyPrefix, policies, headers, localMaxKeys, jaxrsGlobal, clientAddresses,
                 allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint, denyCache, compactKeys,
-                clearClientKeys, warnings, Map.of());
+                clearClientKeys, warnings, Map.of(), DEFAULT_NAMESPACE);
     }
 
     /**
@@ -89,7 +101,7 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
     public TollgateConfig withStartOnly(TollgateConfig start) {
         return new TollgateConfig(enabled, start.redis, failureMode, keyPrefix, policies, headers, start.localMaxKeys,
                 jaxrsGlobal, clientAddresses, allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint,
-                denyCache, compactKeys, clearClientKeys, warnings, start.origins);
+                denyCache, compactKeys, clearClientKeys, warnings, start.origins, namespace);
     }
 
     /** This configuration with other Redis settings (and the {@link #origins()} of their TLS values only if those are the same). */
@@ -97,7 +109,19 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         return new TollgateConfig(enabled, other, failureMode, keyPrefix, policies, headers, localMaxKeys, jaxrsGlobal,
                 clientAddresses, allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint, denyCache,
                 compactKeys, clearClientKeys, warnings, redis != null && other != null
-                && redis.tlsOptions().equals(other.tlsOptions()) ? origins : Map.of());
+                && redis.tlsOptions().equals(other.tlsOptions()) ? origins : Map.of(), namespace);
+    }
+
+    /** This configuration with its keys in another namespace ({@link #namespace()}); for limiters built in code and tests. */
+    public TollgateConfig withNamespace(ConfigValue other) {
+        return new TollgateConfig(enabled, redis, failureMode, keyPrefix, policies, headers, localMaxKeys, jaxrsGlobal,
+                clientAddresses, allowList, plans, retryAfterJitter, metrics, reloadInterval, jmx, fingerprint, denyCache,
+                compactKeys, clearClientKeys, warnings, origins, other);
+    }
+
+    /** {@link #withNamespace(ConfigValue)} with a namespace set in code. */
+    public TollgateConfig withNamespace(String other) {
+        return withNamespace(new ConfigValue(ConfigKeys.NAMESPACE, Parsers.opaque(other), "set in code"));
     }
 
     /** The policy of that name, if configured. */
@@ -137,6 +161,9 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         boolean denyCache = r.get(Settings.DENY_CACHE);
         boolean compactKeys = r.get(Settings.REDIS_KEY_FORMAT);
         boolean clearClientKeys = r.get(Settings.LOG_CLIENT_KEYS);
+        ConfigValue namespace = r.value(Settings.NAMESPACE)
+                .map(v -> new ConfigValue(v.key(), r.get(Settings.NAMESPACE, v.value()), v.source()))
+                .orElse(DEFAULT_NAMESPACE);
 
         Map<String, KeyResolverProvider> providers;
         try {
@@ -165,6 +192,6 @@ public record TollgateConfig(boolean enabled, RedisSettings redis, FailureMode f
         }
         return new TollgateConfig(enabled, redis, failureMode, prefix, policies, headers, maxKeys, jaxrsGlobal,
                 addresses, allowList, plans, jitter, metrics, reloadInterval, jmx, r.fingerprint(), denyCache, compactKeys,
-                clearClientKeys, warnings, redis == null ? Map.of() : RedisReader.tlsOrigins(r));
+                clearClientKeys, warnings, redis == null ? Map.of() : RedisReader.tlsOrigins(r), namespace);
     }
 }

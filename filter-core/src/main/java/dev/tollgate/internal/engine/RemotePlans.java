@@ -54,7 +54,7 @@ public final class RemotePlans {
     }
 
     private static ClientKeys.Format format(TollgateConfig c) {
-        return new ClientKeys.Format(c.keyPrefix(), c.compactKeys(),
+        return ClientKeys.Format.of(c,
                 c.redis() != null && c.redis().topology() == RedisSettings.Topology.CLUSTER);
     }
 }

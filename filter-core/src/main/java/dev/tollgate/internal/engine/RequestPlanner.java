@@ -184,7 +184,7 @@ public final class RequestPlanner {
     private Shape shape(TollgateConfig c) {
         Shape s = shape;
         if (s == null || s.config() != c) {
-            s = new Shape(c, new ClientKeys.Format(c.keyPrefix(), c.compactKeys(),
+            s = new Shape(c, ClientKeys.Format.of(c,
                     c.redis() != null && c.redis().topology() == RedisSettings.Topology.CLUSTER),
                     PlanCache.plansByAddress(c), PlanCache.keyHeader(c));
             shape = s; // racing threads make equal values: either may stay
