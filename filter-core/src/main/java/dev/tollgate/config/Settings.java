@@ -104,9 +104,9 @@ public final class Settings {
     public static final Setting<String> REDIS_KEY_PREFIX = add(ConfigKeys.REDIS_KEY_PREFIX, "tollgate:",
             "up to 64 letters, digits and '_', '.', ':', '/', '-'", Parsers::keyPrefix, "prefix of every Redis key");
     public static final Setting<Boolean> REDIS_KEY_FORMAT = add(ConfigKeys.REDIS_KEY_FORMAT, "readable",
-            "'readable' or 'compact'", Parsers::compactKeys, "`readable` (`tollgate:{ip=203.0.113.7}:api`) or `compact`"
-                    + " (hashed client and policy: 88 bytes per one-limit bucket with a prefix of at most two"
-                    + " characters, instead of 120)");
+            "'readable' or 'compact'", Parsers::compactKeys, "`readable` (`tollgate:/shop:{ip=203.0.113.7}:api`) or `compact`"
+                    + " (hashed namespace, client and policy: 88 bytes per one-limit bucket with a prefix of at most two"
+                    + " characters, instead of 120 to 136)");
     /** Unset: what the container says the application is ({@link ConfigSources#application}), else {@code default}. */
     public static final Setting<String> NAMESPACE = add(ConfigKeys.NAMESPACE, "(the application's context path)", null,
             Parsers.OPAQUE, Parsers::opaque, "the namespace in every key: nodes of one namespace share buckets, two"

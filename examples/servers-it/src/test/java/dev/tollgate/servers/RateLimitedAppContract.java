@@ -161,7 +161,7 @@ public abstract class RateLimitedAppContract {
         // Three tokens taken: the key lives until the bucket is full again, a second after the
         // last request. Only a machine that took that long over these requests could miss it.
         if (elapsed < 1.0 || !keys.isEmpty()) {
-            assertEquals(List.of(expectedKeyPrefix() + "{ip=127.0.0.1}:default"), keys);
+            assertEquals(List.of(expectedKeyPrefix() + app.keyNamespace() + "{ip=127.0.0.1}:default"), keys);
         }
         if (!expectedKeyPrefix().equals(on.envKeyPrefix())) {
             assertEquals(List.of(), keys(on.envKeyPrefix()), "the prefix from the environment must have lost");

@@ -26,8 +26,8 @@ import java.util.Base64;
  * sorted set): a policy switched from one to the other must find a key of its own type, not the
  * old one (which Redis would refuse with WRONGTYPE, for every client at once). Policy names never
  * contain {@code ':'}, so no log key is another policy's bucket key. The token-bucket key is the
- * one earlier versions used for both; sliding logs started empty once then. (The namespace, since
- * 0.9, made every key new: buckets start full once at that upgrade.)
+ * one earlier versions used for both; sliding logs started empty once then. (The namespace made
+ * every key new once more: buckets start full once at that upgrade, as the CHANGELOG says.)
  *
  * <p>The client part comes from the request, so it is made safe: characters outside
  * {@code [A-Za-z0-9._:/@+=~-]} are percent-encoded as UTF-8 (a lone surrogate, which is no
@@ -131,7 +131,7 @@ public final class BucketKeys {
     /** What a calendar quota's key adds: its string is no token bucket's, so neither reads the other's. */
     static final String CALENDAR_SUFFIX = ":cal";
 
-    /** The storage key of a client under a policy that counts with {@code algorithm}, without a namespace (the layout before 0.9). */
+    /** The storage key of a client under a policy that counts with {@code algorithm}, without a namespace (the layout before namespaces). */
     public static String key(String prefix, String policy, String client, Algorithm algorithm) {
         return prefix + "{" + client + "}:" + policy + suffix(algorithm);
     }

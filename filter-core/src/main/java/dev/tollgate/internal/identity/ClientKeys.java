@@ -34,7 +34,7 @@ public final class ClientKeys {
      */
     public record Format(String prefix, String namespace, boolean compact, boolean cluster) {
 
-        /** Without a namespace, the layout before 0.9 (tests and tools that write keys themselves). */
+        /** Without a namespace, the layout before namespaces (tests and tools that write keys themselves). */
         public Format(String prefix, boolean compact, boolean cluster) {
             this(prefix, null, compact, cluster);
         }
