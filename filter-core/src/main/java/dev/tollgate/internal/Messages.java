@@ -214,9 +214,11 @@ public final class Messages {
                     + " the key."),
             new Entry(STARTED, "INFO", "The configuration in force, at start-up: on or `OFF` (`tollgate.enabled`), the"
                     + " store (in-memory, or the Redis topology with its timeout and failure mode; passwords masked as"
-                    + " `user:****@`), and each policy with its mode, limits, key, match and every setting that differs"
+                    + " `user:****@`), the key prefix and the namespace with where it came from (`tollgate.namespace`,"
+                    + " the application's context path, or the default), and each policy with its mode, limits, key, match and every setting that differs"
                     + " from its default.",
-                    "Nothing. Check that it names the store and the policies meant."),
+                    "Nothing. Check that it names the store, the namespace (nodes of one namespace share buckets, two"
+                    + " never do) and the policies meant."),
             new Entry(METRICS, "INFO", "Where metrics go, at start-up: one line for each library that receives them"
                     + " (OpenTelemetry, Micrometer, MicroProfile Metrics), naming the registry. A WARNING when a library"
                     + " is present but cannot be used: no metrics go there.",
