@@ -9,6 +9,7 @@ import dev.tollgate.internal.redis.RedisStore;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -77,7 +78,7 @@ public final class PolicyRecords {
      */
     public List<String> check(TollgateConfig c) {
         checked = c;
-        List<String> conflicts = new java.util.ArrayList<>();
+        List<String> conflicts = new ArrayList<>();
         if (!c.enabled()) {
             return conflicts;
         }

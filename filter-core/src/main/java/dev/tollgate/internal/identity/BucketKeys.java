@@ -180,7 +180,8 @@ public final class BucketKeys {
 
     /**
      * The compact key in a namespace: the namespace goes into the client's hash
-     * ({@code SHA-256(<namespace>{<client>)}, injective since the namespace part holds no brace),
+     * (the SHA-256 of the namespace, an opening brace and the client: injective, since the namespace part
+     * holds no brace),
      * so the key is no longer than without one and two namespaces share no key but by a 60-bit
      * collision, as two clients would. {@code namespace} {@code null}: none.
      */
