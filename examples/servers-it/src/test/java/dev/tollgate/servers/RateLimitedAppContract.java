@@ -216,12 +216,15 @@ public abstract class RateLimitedAppContract {
         return Integer.parseInt(m.group(1));
     }
 
-    /** The Redis keys under a prefix. */
+    /**
+     * The buckets in Redis under a prefix: its keys but the records of the policies' limits
+     * ({@code <prefix><namespace>:policy:<name>}, one per policy, which a node writes again now and then).
+     */
     protected List<String> keys(String prefix) {
         String reply = redis().command("KEYS", prefix + "*");
         List<String> keys = new ArrayList<>();
         if (reply != null) {
-            reply.lines().filter(l -> !l.isEmpty()).forEach(keys::add);
+            reply.lines().filter(l -> !l.isEmpty() && !l.contains(":policy:")).forEach(keys::add);
         }
         return keys;
     }
