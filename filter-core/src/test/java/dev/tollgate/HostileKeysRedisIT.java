@@ -94,18 +94,25 @@ class HostileKeysRedisIT {
             } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
         }
         Set<String> policies = Set.of("addr", "apikey", "who", "mix");
+        String base = PREFIX + "default:"; // the namespace of a limiter no container names
+        Set<String> records = new HashSet<>();
         for (String key : inRedis) {
+            if (key.startsWith(base + "policy:") && policies.contains(key.substring((base + "policy:").length()))) {
+                records.add(key); // the record of a policy's limits (PolicyRecords), one per policy
+                continue;
+            }
             int close = key.indexOf('}');
             String policy = close < 0 ? "" : key.substring(close + 2).replaceFirst(":log$", ""); // a sliding log's key
-            if (!key.startsWith(PREFIX + "{") || !policies.contains(policy) || key.charAt(close + 1) != ':'
+            if (!key.startsWith(base + "{") || !policies.contains(policy) || key.charAt(close + 1) != ':'
                     || HostileRequests.count(key, '{') != 1 || HostileRequests.count(key, '}') != 1) {
-                fail("a key in Redis does not have the form " + PREFIX + "{<client>}:<policy>[:log]: " + key);
+                fail("a key in Redis does not have the form " + base + "{<client>}:<policy>[:log]: " + key);
             }
-            int bound = PREFIX.length() + BucketKeys.MAX_CLIENT + policy.length() + 7;
+            int bound = base.length() + BucketKeys.MAX_CLIENT + policy.length() + 7;
             assertTrue(key.length() <= bound, key.length() + " > " + bound + ": " + key);
-            assertTrue(HostileRequests.CLIENT.matcher(key.substring(PREFIX.length() + 1, close)).matches(), key);
+            assertTrue(HostileRequests.CLIENT.matcher(key.substring(base.length() + 1, close)).matches(), key);
             assertTrue(named.contains(key), "a key no decision named: " + key);
         }
+        assertEquals(policies.size(), records.size(), "one record of limits per policy: " + records);
         Set<String> missing = new HashSet<>(admitted);
         missing.removeAll(inRedis);
         assertTrue(missing.isEmpty(), missing.size() + " admitted buckets are not in Redis, e.g. " + missing.stream().limit(3).toList());

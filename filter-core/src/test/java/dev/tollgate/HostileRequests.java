@@ -102,8 +102,10 @@ final class HostileRequests {
             if (client == null || !CLIENT.matcher(client).matches()) {
                 fail(where.get() + ": client key of policy " + r.policy().name() + " is not safe for storage: '" + client + "'");
             }
-            String key = BucketKeys.key(prefix, r.policy().name(), client, r.policy().algorithm());
-            int bound = prefix.length() + BucketKeys.MAX_CLIENT + r.policy().name().length() + 7; // 7: "{}:" and ":log"
+            String namespace = BucketKeys.namespace(limiter.config().namespace().value());
+            String key = BucketKeys.key(prefix, namespace, r.policy().name(), client, r.policy().algorithm());
+            // 8: ":" after the namespace, "{}:" and ":log"
+            int bound = prefix.length() + namespace.length() + BucketKeys.MAX_CLIENT + r.policy().name().length() + 8;
             if (key.length() > bound || count(key, '{') != 1 || count(key, '}') != 1) {
                 fail(where.get() + ": storage key " + key.length() + " long (bound " + bound + ") or with stray braces: " + key);
             }

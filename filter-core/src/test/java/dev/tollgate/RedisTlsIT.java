@@ -93,7 +93,7 @@ class RedisTlsIT {
     static void decidedBy(RedisProcess redis, RateLimiter rl, String client) {
         Decision d = rl.check(TestRequest.get("/api").from(client));
         assertEquals(Decision.Source.REDIS, d.source(), d + "; " + rl.health());
-        assertEquals("1", redis.command("EXISTS", "tls:{ip=" + client + "}:default"), "the bucket is in this Redis");
+        assertEquals("1", redis.command("EXISTS", "tls:default:{ip=" + client + "}:default"), "the bucket is in this Redis");
     }
 
     /**

@@ -56,7 +56,7 @@ class SentinelAuthIT {
     static void decidesInDatabase(RedisSentinels sentinels, RateLimiter rl, int db, String client) {
         Decision d = rl.check(TestRequest.get("/api").from(client));
         assertEquals(Decision.Source.REDIS, d.source(), d + "; " + rl.health());
-        String key = "sentinel-auth:{ip=" + client + "}:default";
+        String key = "sentinel-auth:default:{ip=" + client + "}:default";
         RedisProcess master = sentinels.currentMaster();
         assertTrue(exists(master, db, key), key + " in database " + db);
         if (db != 0) {

@@ -117,7 +117,7 @@ class StartWithoutRedisIT {
 
     /** A client first seen after recovery: its bucket must be in Redis. */
     static final String CLIENT = "192.0.2.99";
-    static final String LOCAL_KEY = "start-local:{ip=" + CLIENT + "}:default";
+    static final String LOCAL_KEY = "start-local:default:{ip=" + CLIENT + "}:default";
 
     static void closeAll(Map<String, RateLimiter> limiters) {
         limiters.values().forEach(RateLimiter::close);

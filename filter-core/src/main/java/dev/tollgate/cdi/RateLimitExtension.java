@@ -94,7 +94,9 @@ public class RateLimitExtension implements Extension {
             loader = RateLimitExtension.class.getClassLoader();
         }
         ClassLoader l = loader;
-        ConfigLookup lookup = ConfigLookup.of(ConfigSources.server(l));
+        // the application's name, which a servlet container declares for this class loader
+        // (TollgateInitializer), is the namespace here too: the interceptor shares the filters' buckets
+        ConfigLookup lookup = ConfigLookup.of(ConfigSources.server(l), ConfigSources.application(l));
         Supplier<TollgateConfig> configuration = () -> TollgateConfig.load(lookup, l);
         limiters = new Limiters(configuration, "cdi");
         calls = new CallLimiter(limiters, ServletRequests.of(beans, l));

@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -115,6 +116,88 @@ public final class ConfigSources {
                 return description;
             }
         };
+    }
+
+    /** What containers said each application is, by its class loader (weakly: an undeployed one goes). */
+    private static final Map<ClassLoader, ConfigSource> APPLICATIONS = new WeakHashMap<>();
+
+    /**
+     * The lowest source of an application's configuration: {@code tollgate.namespace} as the
+     * container names the application, so that two applications on one Redis keep their buckets
+     * apart unless an operator gives them one namespace. The name is the context path; at the root
+     * path ({@code ""}), where every application of a server of its own would meet, the display
+     * name when there is one, else {@code /}. Nodes of one application deploy it at one path
+     * under one name, so they share. Control characters become {@code '?'} and the name is cut
+     * at 256 characters (the key holds it encoded, or hashed when long).
+     *
+     * <p>Remembered for {@code application} (the application's class loader), where
+     * {@link #application(ClassLoader)} finds it: the CDI interceptor's own limiter and the
+     * filters of one application so get one namespace. A later call for the same loader replaces it.
+     *
+     * @param contextPath the servlet context's path ({@code ""} at the root)
+     * @param displayName its {@code <display-name>}, or {@code null}
+     */
+    public static ConfigSource application(ClassLoader application, String contextPath, String displayName) {
+        String path = contextPath == null ? "" : contextPath;
+        boolean named = path.isEmpty() && displayName != null && !displayName.isBlank();
+        String name = clean(path.isEmpty() ? (named ? displayName.trim() : "/") : path);
+        String where = path.isEmpty() ? (named ? "the display name of the application at the root path"
+                : "the root context path (the application declares no display name)") : "the application's context path";
+        ConfigSource source = of(where, key -> Settings.NAMESPACE.name().equals(key) ? name : null);
+        if (application != null) {
+            synchronized (APPLICATIONS) {
+                APPLICATIONS.put(application, source);
+            }
+        }
+        return source;
+    }
+
+    /**
+     * The source a container declared for this class loader or its nearest ancestor
+     * ({@link #application(ClassLoader, String, String)}), looked up at each read: it may be
+     * declared after this source is made (a servlet container starts the CDI extension and the
+     * filters in either order). Sets nothing while none is declared.
+     */
+    public static ConfigSource application(ClassLoader application) {
+        return new ConfigSource() {
+            @Override
+            public String get(String key) {
+                ConfigSource s = declared(application);
+                return s == null ? null : s.get(key);
+            }
+
+            @Override
+            public String describe(String key) {
+                ConfigSource s = declared(application);
+                return s == null ? "the application's name (none declared)" : s.describe(key);
+            }
+
+            @Override
+            public String toString() {
+                return "the application's name";
+            }
+        };
+    }
+
+    private static ConfigSource declared(ClassLoader loader) {
+        synchronized (APPLICATIONS) {
+            for (ClassLoader l = loader; l != null; l = l.getParent()) {
+                ConfigSource s = APPLICATIONS.get(l);
+                if (s != null) {
+                    return s;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String clean(String name) {
+        StringBuilder sb = new StringBuilder(Math.min(name.length(), 256));
+        for (int i = 0; i < name.length() && sb.length() < 256; i++) {
+            char c = name.charAt(i);
+            sb.append(Character.isISOControl(c) ? '?' : c);
+        }
+        return sb.toString();
     }
 
     /** A source over a map. */

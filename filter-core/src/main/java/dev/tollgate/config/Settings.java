@@ -126,9 +126,15 @@ public final class Settings {
     public static final Setting<String> REDIS_KEY_PREFIX = add("tollgate.redis.key-prefix", "tollgate:",
             "up to 64 letters, digits and '_', '.', ':', '/', '-'", Parsers::keyPrefix, "prefix of every Redis key");
     public static final Setting<Boolean> REDIS_KEY_FORMAT = add("tollgate.redis.key-format", "readable",
-            "'readable' or 'compact'", Parsers::compactKeys, "`readable` (`tollgate:{ip=203.0.113.7}:api`) or `compact`"
-                    + " (hashed client and policy: 88 bytes per one-limit bucket with a prefix of at most two"
-                    + " characters, instead of 120)");
+            "'readable' or 'compact'", Parsers::compactKeys, "`readable` (`tollgate:/shop:{ip=203.0.113.7}:api`) or `compact`"
+                    + " (hashed namespace, client and policy: 88 bytes per one-limit bucket with a prefix of at most two"
+                    + " characters, instead of 120 to 136)");
+    /** Unset: what the container says the application is ({@link ConfigSources#application}), else {@code default}. */
+    public static final Setting<String> NAMESPACE = add("tollgate.namespace", "(the application's context path)", null,
+            Parsers.OPAQUE, Parsers::opaque, "the namespace in every key: nodes of one namespace share buckets, two"
+                    + " namespaces never do. Unset: the servlet context's path (at the root path its display name, if"
+                    + " it has one), so two applications on one Redis are apart; set the same value in two applications"
+                    + " only to share their clients' buckets on purpose (see [Redis](../redis.md#namespaces))");
     public static final Setting<List<String>> POLICIES = add("tollgate.policies", "default",
             "names of 1 to 64 letters, digits, '_', '.' or '-', separated by ','",
             v -> Parsers.names(v, Policy.NAME, "policy"), "names of the policies, comma-separated (their order decides"
@@ -299,7 +305,7 @@ public final class Settings {
             new Group("Redis: calls, keys and failures", "How long a call to Redis may take, how many connections"
                     + " there are, how the keys are written, and what happens while Redis fails.", List.of(REDIS_TIMEOUT, REDIS_FAILURE_MODE,
                     REDIS_CIRCUIT_FAILURES, REDIS_CIRCUIT_OPEN_FOR, REDIS_POOL_SIZE, REDIS_AUTO_PIPELINING,
-                    REDIS_KEY_PREFIX, REDIS_KEY_FORMAT)),
+                    REDIS_KEY_PREFIX, REDIS_KEY_FORMAT, NAMESPACE)),
             new Group("This node's memory", "What a node keeps in its own memory: the in-memory store (the only"
                     + " store without Redis, and the `local` failure mode's) and the refusals it remembers.",
                     List.of(LOCAL_MAX_KEYS, DENY_CACHE)),

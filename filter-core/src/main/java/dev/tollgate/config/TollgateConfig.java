@@ -48,6 +48,15 @@ public final class TollgateConfig {
     private final String fingerprint;
     private final List<String> warnings;
     private final Map<String, ConfigValue> origins;
+    private final ConfigValue namespace;
+
+    /**
+     * The namespace when neither {@code tollgate.namespace} nor a container names the application
+     * (a limiter built in code, a runtime without a servlet context): every such limiter on one
+     * Redis shares it.
+     */
+    public static final ConfigValue DEFAULT_NAMESPACE = new ConfigValue(Settings.NAMESPACE.name(), "default",
+            "default: no tollgate.namespace and no application name from a container");
 
     private TollgateConfig(Builder b) {
         this.enabled = b.enabled;
@@ -59,6 +68,7 @@ public final class TollgateConfig {
         this.fingerprint = b.fingerprint != null ? b.fingerprint : "built:" + BUILT.incrementAndGet();
         this.warnings = List.copyOf(b.warnings);
         this.origins = Map.copyOf(b.origins);
+        this.namespace = Objects.requireNonNull(b.namespace, "namespace");
     }
 
     /** A configuration in code: enabled, in memory, no policy, every value its key's default. */
@@ -77,7 +87,30 @@ public final class TollgateConfig {
         b.runtime = runtime;
         b.warnings = warnings;
         b.origins = origins;
+        b.namespace = namespace;
         return b;
+    }
+
+    /**
+     * The namespace in every storage key ({@code tollgate.namespace}, else what the container says
+     * the application is, else {@link #DEFAULT_NAMESPACE}) and where it came from: nodes of one
+     * namespace share buckets, two namespaces never do.
+     */
+    public ConfigValue namespace() {
+        return namespace;
+    }
+
+    /** This configuration with its keys in another namespace; for limiters built in code and tests. */
+    public TollgateConfig withNamespace(ConfigValue other) {
+        Builder b = toBuilder();
+        b.namespace = Objects.requireNonNull(other, "namespace");
+        b.fingerprint = fingerprint;
+        return b.build();
+    }
+
+    /** {@link #withNamespace(ConfigValue)} with a namespace set in code. */
+    public TollgateConfig withNamespace(String other) {
+        return withNamespace(new ConfigValue(Settings.NAMESPACE.name(), Parsers.opaque(other), "set in code"));
     }
 
     /** Whether Tollgate limits at all ({@code tollgate.enabled}). */
@@ -189,6 +222,9 @@ public final class TollgateConfig {
         boolean denyCache = r.get(Settings.DENY_CACHE);
         boolean compactKeys = r.get(Settings.REDIS_KEY_FORMAT);
         boolean clearClientKeys = r.get(Settings.LOG_CLIENT_KEYS);
+        ConfigValue namespace = r.value(Settings.NAMESPACE)
+                .map(v -> new ConfigValue(v.key(), r.get(Settings.NAMESPACE, v.value()), v.source()))
+                .orElse(DEFAULT_NAMESPACE);
         // served by the servlet filter (HealthSettings); read here too, so a bad value stops every start
         r.get(Settings.HEALTH_PATH);
         r.get(Settings.HEALTH_ALLOW);
@@ -226,6 +262,7 @@ public final class TollgateConfig {
                 .http(HttpSettings.builder().headers(headers).retryAfterJitter(jitter).jaxrsGlobal(jaxrsGlobal).build())
                 .runtime(RuntimeSettings.builder().metrics(metrics).reloadInterval(reloadInterval).jmx(jmx)
                         .clearClientKeys(clearClientKeys).build());
+        b.namespace = namespace;
         b.fingerprint = r.fingerprint();
         b.warnings = warnings;
         b.origins = redis == null ? Map.of() : RedisReader.tlsOrigins(r);
@@ -243,8 +280,15 @@ public final class TollgateConfig {
         private String fingerprint;
         private List<String> warnings = List.of();
         private Map<String, ConfigValue> origins = Map.of();
+        private ConfigValue namespace = DEFAULT_NAMESPACE;
 
         private Builder() {
+        }
+
+        /** The namespace in every storage key, set in code (see {@link TollgateConfig#namespace()}). */
+        public Builder namespace(String name) {
+            this.namespace = new ConfigValue(Settings.NAMESPACE.name(), Parsers.opaque(name), "set in code");
+            return this;
         }
 
         public Builder enabled(boolean on) {

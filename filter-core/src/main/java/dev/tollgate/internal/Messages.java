@@ -82,6 +82,19 @@ public final class Messages {
                 + Settings.STRICT_CONFIG.name() + "=true a mistyped name stops the start instead of being ignored";
     }
 
+    /** Two configurations with different limits for one policy write one namespace (at start-up or a check). */
+    public static final String NAMESPACE_SHARED = "TOLLGATE-015";
+
+    /** Names the policy and the namespace, never a client. */
+    public static String namespaceShared(String name, String namespace, String policy) {
+        return NAMESPACE_SHARED + ": Tollgate '" + name + "': another configuration with other limits for policy '"
+                + policy + "' writes the same buckets, in namespace '" + namespace + "': each counts every request"
+                + " of both and admits by its own limits. If two applications were given this namespace by mistake,"
+                + " set " + Settings.NAMESPACE.name() + " apart in one of them (or remove it: each then has its own);"
+                + " during a deploy that changes this policy's limits this is expected, and stops with the last node"
+                + " of the old configuration. Said once";
+    }
+
     /** Redis did not answer at start-up; the failure mode applies until it does. */
     public static final String REDIS_NOT_READY = "TOLLGATE-020";
 
@@ -212,9 +225,11 @@ public final class Messages {
                     + " the key."),
             new Entry(STARTED, "INFO", "The configuration in force, at start-up: on or `OFF` (`tollgate.enabled`), the"
                     + " store (in-memory, or the Redis topology with its timeout and failure mode; passwords masked as"
-                    + " `user:****@`), and each policy with its mode, limits, key, match and every setting that differs"
+                    + " `user:****@`), the key prefix and the namespace with where it came from (`tollgate.namespace`,"
+                    + " the application's context path, or the default), and each policy with its mode, limits, key, match and every setting that differs"
                     + " from its default.",
-                    "Nothing. Check that it names the store and the policies meant."),
+                    "Nothing. Check that it names the store, the namespace (nodes of one namespace share buckets, two"
+                    + " never do) and the policies meant."),
             new Entry(METRICS, "INFO", "Where metrics go, at start-up: one line for each library that receives them"
                     + " (OpenTelemetry, Micrometer, MicroProfile Metrics), naming the registry. A WARNING when a library"
                     + " is present but cannot be used: no metrics go there.",
@@ -241,6 +256,19 @@ public final class Messages {
                     + " that every node shares the buckets; if it is set, look for a `TOLLGATE-004` line: a mistyped"
                     + " name (`TOLLGATE_REDIS_URL`) is ignored. Set `tollgate.strict-config=true` to make such a name"
                     + " stop the start."),
+            new Entry(NAMESPACE_SHARED, "WARNING", "Two configurations with other limits for one policy write the"
+                    + " same buckets: nodes of one namespace share buckets (the namespace is `tollgate.namespace`, else"
+                    + " the application's context path, shown in `TOLLGATE-010`). Each node"
+                    + " records a digest of each policy's limits in Redis (`<prefix><namespace>:policy:<name>`, kept"
+                    + " while a node of that configuration runs and for 3 minutes after); a node whose limits differ"
+                    + " from the recorded ones logs this once per policy, at start-up or at the check after a reload"
+                    + " (every minute while it decides): two configurations write the same buckets, each admitting by"
+                    + " its own limits, so a client gets at most the more generous allowance plus a burst of the"
+                    + " other. The line names the policy and the namespace, never a client.",
+                    "If two applications share the namespace by mistake (the same `tollgate.namespace`, or the same"
+                    + " display name at the root path), give one of them its own `tollgate.namespace`. During a rolling"
+                    + " deploy or a reload that changes the policy's limits, nothing: the record of the old limits"
+                    + " lapses 3 minutes after its last node stops, and no node says it again."),
             new Entry(REDIS_NOT_READY, "WARNING", "Redis did not answer at start-up; the line names the server and the"
                     + " cause. The application starts anyway: each policy's failure mode applies until Redis answers,"
                     + " and Redis decides again at the first probe after it does, without a restart.",

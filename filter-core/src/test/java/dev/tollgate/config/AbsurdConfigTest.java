@@ -143,6 +143,9 @@ class AbsurdConfigTest {
             case "tollgate.redis.sentinel.master":
                 // user names, passwords and master names are opaque: '-1' is a fine password
                 return v.length() <= 512 && v.chars().noneMatch(c -> c < 0x20 || c == 0x7f);
+            case "tollgate.namespace":
+                // a namespace is any name an application can have ('0' is one); the key holds it encoded and bounded
+                return v.length() <= 512 && v.chars().noneMatch(c -> c < 0x20 || c == 0x7f);
             case "tollgate.plan.pro.role":
             case "tollgate.plan.pro.value":
                 // roles and header values are opaque strings; but a value with control characters or

@@ -166,6 +166,7 @@ public final class ReferencePages {
         x.put(Messages.RELOAD_REFUSED, Messages.reloadRefused("tollgate", refusal(Map.of("TOLLGATE_POLICY_DEFAULT_LIMITS",
                 "10/fortnight")).getMessage()));
         x.put(Messages.PER_NODE, Messages.perNode("tollgate"));
+        x.put(Messages.NAMESPACE_SHARED, Messages.namespaceShared("/shop tollgate", "/shop", "default"));
         java.net.ConnectException refused = new java.net.ConnectException("Connection refused");
         x.put(Messages.REDIS_NOT_READY, Messages.redisNotReady(target, refused));
         x.put(Messages.REDIS_DOWN, Messages.redisDown(target, 3, refused, 1000));

@@ -1,5 +1,6 @@
 package dev.tollgate.jaxrs;
 
+import dev.tollgate.config.ConfigSources;
 import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletRequestEvent;
@@ -16,6 +17,9 @@ import java.util.Set;
  * without an entity) or the writer interceptor (once the entity has been written) has given the
  * slots back already; a permit gives them back once, whoever calls first.
  *
+ * <p>It also tells Tollgate what the application is (its context path, at the root path its
+ * display name), the namespace of its keys unless {@code tollgate.namespace} is set.
+ *
  * <p>Found by the container through {@code META-INF/services}; applications do nothing. Stateless;
  * thread-safe.
  */
@@ -24,6 +28,8 @@ public final class SlotReleaseListener implements ServletContainerInitializer, S
     @Override
     public void onStartup(Set<Class<?>> classes, ServletContext context) {
         context.addListener(this);
+        // what this application is, for its namespace: the feature and the CDI interceptor find it by class loader
+        ConfigSources.application(context.getClassLoader(), context.getContextPath(), context.getServletContextName());
     }
 
     @Override

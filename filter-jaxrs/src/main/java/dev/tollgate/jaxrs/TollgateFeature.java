@@ -176,14 +176,16 @@ public class TollgateFeature implements DynamicFeature {
                     ConfigSources.of("JAX-RS application property", key -> {
                         Object v = configuration.getProperty(key);
                         return v == null ? null : v.toString();
-                    }, configuration::getPropertyNames));
+                    }, configuration::getPropertyNames),
+                    ConfigSources.application(loader)); // the namespace, as the servlet context names the application
             String name = "jaxrs";
             try {
                 if (servletContext != null) {
                     name = (servletContext.getContextPath().isEmpty() ? "/" : servletContext.getContextPath()) + " jaxrs";
+                    ConfigSources.application(loader, servletContext.getContextPath(), servletContext.getServletContextName());
                 }
             } catch (RuntimeException | LinkageError e) {
-                // no servlet context behind this runtime
+                // no servlet context behind this runtime: the namespace is tollgate.namespace's, else the default
             }
             ClassLoader l = loader;
             application = loader;

@@ -8,6 +8,7 @@ import dev.tollgate.Permit;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;
+import dev.tollgate.config.ConfigSource;
 import dev.tollgate.config.ConfigSources;
 import dev.tollgate.config.HealthSettings;
 import dev.tollgate.config.TollgateConfig;
@@ -144,7 +145,8 @@ public class TollgateFilter implements Filter {
     /**
      * The configuration sources of a filter, highest first. Each lists its names, so a mistyped
      * init-param or context-param is warned about (or refused with {@code tollgate.strict-config})
-     * like a mistyped environment variable.
+     * like a mistyped environment variable. Last, the application's name as the container gives
+     * it ({@link #application}), the namespace of its keys unless {@code tollgate.namespace} is set.
      */
     static ConfigLookup lookup(ServletContext context, String filterName, UnaryOperator<String> initParams,
                                Supplier<? extends Collection<String>> initParamNames) {
@@ -152,7 +154,16 @@ public class TollgateFilter implements Filter {
                 ConfigSources.server(context.getClassLoader()),
                 ConfigSources.of("init-param of filter '" + filterName + "'", initParams, initParamNames),
                 ConfigSources.of("context-param of the web application", context::getInitParameter,
-                        () -> Collections.list(context.getInitParameterNames())));
+                        () -> Collections.list(context.getInitParameterNames())),
+                application(context));
+    }
+
+    /**
+     * The application's name as the servlet context gives it ({@link ConfigSources#application(ClassLoader,
+     * String, String)}): its context path, at the root path its display name; remembered for its class loader.
+     */
+    static ConfigSource application(ServletContext context) {
+        return ConfigSources.application(context.getClassLoader(), context.getContextPath(), context.getServletContextName());
     }
 
     @Override

@@ -30,6 +30,8 @@ public final class TollgateInitializer implements ServletContainerInitializer {
 
     @Override
     public void onStartup(Set<Class<?>> classes, ServletContext context) throws ServletException {
+        // what this application is, for its namespace: the CDI interceptor's own limiter finds it by class loader
+        TollgateFilter.application(context);
         for (Map.Entry<String, ? extends FilterRegistration> e : context.getFilterRegistrations().entrySet()) {
             FilterRegistration r = e.getValue();
             if (!TollgateFilter.class.getName().equals(r.getClassName())) {

@@ -17,13 +17,15 @@ import org.junit.jupiter.api.Test;
  */
 class InitParamNamesTest {
 
-    /** A servlet context that holds only context-params (the lookup needs no more of it). */
+    /** A servlet context that holds only context-params and its path (the lookup needs no more of it). */
     static ServletContext context(Map<String, String> contextParams) {
         return (ServletContext) Proxy.newProxyInstance(InitParamNamesTest.class.getClassLoader(),
                 new Class<?>[] {ServletContext.class}, (proxy, method, args) -> switch (method.getName()) {
                     case "getClassLoader" -> InitParamNamesTest.class.getClassLoader();
                     case "getInitParameter" -> contextParams.get((String) args[0]);
                     case "getInitParameterNames" -> Collections.enumeration(contextParams.keySet());
+                    case "getContextPath" -> "/shop"; // the application's name, its namespace
+                    case "getServletContextName" -> null;
                     default -> throw new UnsupportedOperationException(method.getName());
                 });
     }

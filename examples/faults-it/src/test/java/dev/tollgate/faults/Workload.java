@@ -43,7 +43,7 @@ final class Workload {
 
     /** The Redis key of a client's bucket under its policy (readable keys: the client part is the Cluster hash tag). */
     String storageKey(Client c) {
-        return "faults:{header.x-api-key=" + c.apiKey() + "}:" + switch (c.kind()) {
+        return "faults:default:{header.x-api-key=" + c.apiKey() + "}:" + switch (c.kind()) {
             case SLOTS -> "slots:c";
             case QUOTA -> "quota:cal";
             default -> "api";

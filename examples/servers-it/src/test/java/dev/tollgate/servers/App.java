@@ -30,6 +30,14 @@ public record App(String warFile, String contextRoot, String limitedPath, String
     public static final App JAXRS_APP_TOMCAT =
             new App("jaxrs-app-tomcat.war", "jaxrs-app", "/api/hello", "hello", "/api/no-such-resource");
 
+    /**
+     * The namespace part of this application's keys when no {@code tollgate.namespace} is set: its
+     * context path and a colon, e.g. {@code /servlet-app:} in {@code tollgate:/servlet-app:{ip=127.0.0.1}:default}.
+     */
+    public String keyNamespace() {
+        return "/" + contextRoot + ":";
+    }
+
     public Deployment deployment() {
         return new Deployment(Build.warsDir().resolve(warFile), contextRoot);
     }

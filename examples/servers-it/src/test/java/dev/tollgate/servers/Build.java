@@ -25,6 +25,11 @@ final class Build {
         return dir("tg.wars.dir");
     }
 
+    /** The jars the build copied for a server's shared {@code lib/} (the servlet drop-in jar). */
+    static Path libsDir() {
+        return dir("tg.libs.dir");
+    }
+
     static Path workDir() {
         return dir("tg.work.dir");
     }

@@ -59,7 +59,7 @@ public abstract class CdiServiceContract {
         HttpResponse<String> other = export(b);
         assertEquals(200, other.statusCode(), () -> "another tenant: " + other.body());
 
-        String key = on.expectedKeyPrefix() + "{arg=" + a + "}:exports";
+        String key = on.expectedKeyPrefix() + app.keyNamespace() + "{arg=" + a + "}:exports";
         assertEquals("1", on.redis().command("EXISTS", key).strip(), "the tenant's bucket in Redis: " + key);
         System.out.println("[servers-it] " + on.server().title() + ": CDI ReportService#export, tenant " + a + ": "
                 + EXPORTS_PER_HOUR + " x 200, then " + refused.statusCode() + " " + refused.headers().map() + " "
@@ -74,7 +74,7 @@ public abstract class CdiServiceContract {
      */
     @Test
     void withoutAKeyArgumentTheCallIsKeyedByTheRequestsClient() {
-        String key = on.expectedKeyPrefix() + "{ip=127.0.0.1}:reports";
+        String key = on.expectedKeyPrefix() + app.keyNamespace() + "{ip=127.0.0.1}:reports";
         on.redis().command("DEL", key);
         for (int i = 0; i < 3; i++) {
             HttpResponse<String> r = on.server().get(app.deployment(), "/api/reports");

@@ -114,13 +114,13 @@ public abstract class JaxRsAppContract extends RateLimitedAppContract {
         // A key lives until its bucket is full again: per-route's for a minute, default's for about a
         // second (so on a slow machine it may be gone already).
         String prefix = expectedKeyPrefix();
-        String perRoute = prefix + "{ip=127.0.0.1+route=/users/%7Bid%7D}:per-route";
+        String perRoute = prefix + app.keyNamespace() + "{ip=127.0.0.1+route=/users/%7Bid%7D}:per-route";
         List<String> keys = keys(prefix);
         System.out.println("[servers-it] " + server().title() + ": Redis keys: " + keys);
         assertTrue(keys.contains(perRoute), () -> "one per-route bucket for every id, keyed by the template: " + perRoute
                 + " in " + keys);
         keys.remove(perRoute);
-        keys.remove(prefix + "{ip=127.0.0.1}:default");
+        keys.remove(prefix + app.keyNamespace() + "{ip=127.0.0.1}:default");
         assertEquals(List.of(), keys, "no other bucket");
     }
 
@@ -167,7 +167,7 @@ public abstract class JaxRsAppContract extends RateLimitedAppContract {
             assertEquals(200, fourth.statusCode(), fourth.body());
         }
         String prefix = expectedKeyPrefix();
-        assertEquals(List.of(prefix + "{ip=127.0.0.1}:login"), keys(prefix));
+        assertEquals(List.of(prefix + app.keyNamespace() + "{ip=127.0.0.1}:login"), keys(prefix));
     }
 
     /** r of the RateLimit header of the login resource. */

@@ -1,5 +1,7 @@
 package dev.tollgate.servers;
 
+import java.nio.file.Path;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +20,7 @@ public final class Launch {
     final String label;
     final Map<String, String> environment = new LinkedHashMap<>();
     final Map<String, String> systemProperties = new LinkedHashMap<>();
+    final List<Path> sharedLibs = new ArrayList<>();
 
     private Launch(AppServer server, Deployment deployment, String label) {
         this.server = Objects.requireNonNull(server);
@@ -53,6 +56,19 @@ public final class Launch {
 
     public Launch env(String name, String value) {
         environment.put(name, value);
+        return this;
+    }
+
+    /**
+     * A jar in the server's shared {@code lib/} (Tomcat: {@code $CATALINA_BASE/lib}, which its
+     * common class loader reads), seen by every application: the drop-in jar as an operator
+     * installs it once for all. Tomcat only.
+     */
+    public Launch sharedLib(Path jar) {
+        if (!(server instanceof Tomcat)) {
+            throw new UnsupportedOperationException("a shared lib/ is set up for Tomcat only, not " + server.name());
+        }
+        sharedLibs.add(jar);
         return this;
     }
 

@@ -131,8 +131,8 @@ public abstract class OutboundClientContract {
         assertEquals(passed, delta(before, after, "sent"), "the filter counted what was sent");
         assertEquals(n - passed, delta(before, after, "not-sent"), "the filter counted what was not sent");
         assertEquals(0, delta(before, after, "refused-by-remote"), "the stand-in refused nothing");
-        String bucket = on.expectedKeyPrefix() + "{remote=partner}:partner";
-        assertEquals(List.of(bucket), keys(on.expectedKeyPrefix() + "{remote=*"), "one bucket for the partner");
+        String bucket = on.expectedKeyPrefix() + app.keyNamespace() + "{remote=partner}:partner";
+        assertEquals(List.of(bucket), keys(on.expectedKeyPrefix() + app.keyNamespace() + "{remote=*"), "one bucket for the partner");
         if (refusal != null) {
             System.out.println("[servers-it] " + on.server().title() + ": an outbound call not sent: "
                     + refusal.statusCode() + " " + refusal.headers().map() + " " + refusal.body().strip());

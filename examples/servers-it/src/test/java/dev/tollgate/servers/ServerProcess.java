@@ -120,6 +120,12 @@ public final class ServerProcess implements AutoCloseable {
             Path java = launch.server.java().orElseThrow(() -> new IllegalStateException(
                     launch.title() + ": " + launch.server.whyNoJava()));
             List<String> command = launch.server.prepare(java, base, launch.deployments, ports, jvmOptions);
+            if (!launch.sharedLibs.isEmpty()) {
+                Files.createDirectories(base.resolve("lib"));
+                for (Path jar : launch.sharedLibs) {
+                    Files.copy(jar, base.resolve("lib").resolve(jar.getFileName()));
+                }
+            }
             ProcessBuilder pb = new ProcessBuilder(command)
                     .directory(base.toFile())
                     .redirectErrorStream(true)

@@ -8,6 +8,7 @@ import dev.tollgate.Policy;
 import dev.tollgate.Refusal;
 import dev.tollgate.config.text.Durations;
 import dev.tollgate.config.TollgateConfig;
+import dev.tollgate.internal.identity.BucketKeys;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -25,7 +26,10 @@ public final class ConfigDescription {
     }
 
     public static String of(TollgateConfig config) {
-        StringBuilder sb = new StringBuilder("key prefix '").append(config.store().keyPrefix()).append("'; ");
+        // the namespace as keys hold it (made safe: no control character reaches the log), and where it came from
+        StringBuilder sb = new StringBuilder("key prefix '").append(config.store().keyPrefix()).append("', namespace '")
+                .append(BucketKeys.namespace(config.namespace().value())).append("' (")
+                .append(config.namespace().source()).append("); ");
         if (!config.identity().clientAddresses().trusted().isEmpty()) {
             sb.append("trusted proxies [").append(config.identity().clientAddresses().trusted()).append("]; ");
         }

@@ -80,6 +80,12 @@ public final class Engines {
         } catch (RuntimeException e) {
             guard.failedAtStart(e);
             REDIS_LOG.warning(() -> Messages.redisNotReady(onRedis.redis().describe(), e));
+            guard.watch(new PolicyRecords(stores.redis(), name, System::nanoTime)); // checked once Redis answers
+            return;
         }
+        // two configurations with other limits in this namespace: said now, and watched while deciding
+        PolicyRecords records = new PolicyRecords(stores.redis(), name, System::nanoTime);
+        records.check(config);
+        guard.watch(records);
     }
 }

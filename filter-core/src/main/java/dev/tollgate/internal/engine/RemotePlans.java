@@ -54,7 +54,6 @@ public final class RemotePlans {
 
     /** How the configuration writes storage keys; {@link ClientBuckets} reads them the same way. */
     static ClientKeys.Format format(TollgateConfig c) {
-        return new ClientKeys.Format(c.store().keyPrefix(), c.store().compactKeys(),
-                c.store().guard().isCluster());
+        return ClientKeys.Format.of(c, c.store().guard().isCluster());
     }
 }

@@ -179,8 +179,7 @@ public final class RequestPlanner {
     private Shape shape(TollgateConfig c) {
         Shape s = shape;
         if (s == null || s.config() != c) {
-            s = new Shape(c, new ClientKeys.Format(c.store().keyPrefix(), c.store().compactKeys(),
-                    c.store().guard().isCluster()),
+            s = new Shape(c, ClientKeys.Format.of(c, c.store().guard().isCluster()),
                     PlanCache.plansByAddress(c), PlanCache.keyHeader(c));
             shape = s; // racing threads make equal values: either may stay
         }

@@ -72,6 +72,8 @@ public final class StoreGuard implements AutoCloseable {
     private final ThreadPoolExecutor reclaiming;
     /** Gives back what a decision of the shared store holds; kept for later when Redis does not answer. */
     private final Consumer<List<BucketRequest.Lease>> releaseShared;
+    /** Checked now and then as requests are decided; {@code null} until {@link #watch}, and without Redis. */
+    private volatile PolicyRecords records;
 
     /**
      * @param fallback the in-memory store while {@code store} (Redis) fails, or {@code null} when
@@ -119,6 +121,11 @@ public final class StoreGuard implements AutoCloseable {
         return fallback != null;
     }
 
+    /** Keeps the records of the namespace's policies ({@link PolicyRecords}) from the decisions on: the shared store's. */
+    void watch(PolicyRecords records) {
+        this.records = records;
+    }
+
     /** Opens the circuit: the store did not answer at start. */
     public void failedAtStart(RuntimeException e) {
         circuit.open(e);
@@ -133,6 +140,10 @@ public final class StoreGuard implements AutoCloseable {
         if (fallback == null) {
             return toDecision(plan.plan(), plan.buckets(), store.acquire(plan.requests()), Decision.Source.LOCAL,
                     store::release);
+        }
+        PolicyRecords r = records;
+        if (r != null) {
+            r.tick(c, reclaiming); // at most once a minute, on the reclaiming thread: the namespace's policy records
         }
         // Leasing answers a request of one bucket only: across policies all-or-nothing needs the store.
         if (plan.buckets().size() == 1) {

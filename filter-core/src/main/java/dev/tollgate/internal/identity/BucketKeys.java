@@ -9,9 +9,12 @@ import java.util.Arrays;
 import java.util.Base64;
 
 /**
- * Storage keys. A key is {@code <prefix>{<client>}:<policy>} for a token bucket and
- * {@code <prefix>{<client>}:<policy>:log} for a sliding log: the client part is the Redis Cluster
- * hash tag, so every policy of one client lands on one slot and can be checked in one atomic call.
+ * Storage keys. A key is {@code <prefix><namespace>:{<client>}:<policy>} for a token bucket and
+ * {@code <prefix><namespace>:{<client>}:<policy>:log} for a sliding log: the client part is the
+ * Redis Cluster hash tag, so every policy of one client lands on one slot and can be checked in
+ * one atomic call. The namespace ({@link #namespace}) is the application's: nodes of one
+ * application share buckets, two applications on one Redis never do unless given one namespace.
+ * It is made safe like the client part, so it holds no brace and cannot move the hash tag.
  *
  * <p>A plan with limits of its own counts in a bucket of its own: the policy part is then
  * {@code <policy>@<plan>} ({@link #bucketName}). Names never contain {@code '@'}. Were the plans
@@ -23,7 +26,8 @@ import java.util.Base64;
  * sorted set): a policy switched from one to the other must find a key of its own type, not the
  * old one (which Redis would refuse with WRONGTYPE, for every client at once). Policy names never
  * contain {@code ':'}, so no log key is another policy's bucket key. The token-bucket key is the
- * one earlier versions used for both, so buckets survive an upgrade; sliding logs start empty once.
+ * one earlier versions used for both; sliding logs started empty once then. (The namespace made
+ * every key new once more: buckets start full once at that upgrade, as the CHANGELOG says.)
  *
  * <p>The client part comes from the request, so it is made safe: characters outside
  * {@code [A-Za-z0-9._:/@+=~-]} are percent-encoded as UTF-8 (a lone surrogate, which is no
@@ -36,6 +40,8 @@ public final class BucketKeys {
 
     /** The longest client part kept readable. */
     public static final int MAX_CLIENT = 120;
+    /** The longest namespace part kept readable. */
+    public static final int MAX_NAMESPACE = 64;
 
     private static final boolean[] SAFE = new boolean[128];
 
@@ -61,8 +67,22 @@ public final class BucketKeys {
 
     /** The client part of a key: readable when short and plain, else percent-encoded or hashed. */
     public static String client(String raw) {
+        return safe(raw, MAX_CLIENT);
+    }
+
+    /**
+     * The namespace part of a key, made safe as {@link #client} makes a client's (no brace, no
+     * space, no control character survives: each is percent-encoded) and bounded at
+     * {@value #MAX_NAMESPACE} characters (longer: {@code #} and 22 characters of its SHA-256).
+     * A context path such as {@code /shop} stays as it is.
+     */
+    public static String namespace(String raw) {
+        return safe(raw, MAX_NAMESPACE);
+    }
+
+    private static String safe(String raw, int max) {
         int n = raw.length();
-        boolean plain = n <= MAX_CLIENT;
+        boolean plain = n <= max;
         for (int i = 0; plain && i < n; i++) {
             char c = raw.charAt(i);
             plain = c < 128 && SAFE[c];
@@ -70,9 +90,9 @@ public final class BucketKeys {
         if (plain) {
             return raw;
         }
-        if (n <= MAX_CLIENT) {
+        if (n <= max) {
             StringBuilder sb = new StringBuilder(n + 16);
-            for (int i = 0; i < n && sb.length() <= MAX_CLIENT; i++) {
+            for (int i = 0; i < n && sb.length() <= max; i++) {
                 char c = raw.charAt(i);
                 if (c < 128 && SAFE[c]) {
                     sb.append(c);
@@ -86,7 +106,7 @@ public final class BucketKeys {
                     escape(String.valueOf(c), sb);
                 }
             }
-            return sb.length() <= MAX_CLIENT ? sb.toString() : hashed(raw);
+            return sb.length() <= max ? sb.toString() : hashed(raw);
         }
         return hashed(raw);
     }
@@ -111,9 +131,26 @@ public final class BucketKeys {
     /** What a calendar quota's key adds: its string is no token bucket's, so neither reads the other's. */
     static final String CALENDAR_SUFFIX = ":cal";
 
-    /** The storage key of a client under a policy that counts with {@code algorithm}. */
+    /** The storage key of a client under a policy that counts with {@code algorithm}, without a namespace (the layout before namespaces). */
     public static String key(String prefix, String policy, String client, Algorithm algorithm) {
         return prefix + "{" + client + "}:" + policy + suffix(algorithm);
+    }
+
+    /**
+     * The storage key of a client under a policy in a namespace: {@code <prefix><namespace>:{<client>}:<policy>},
+     * {@code namespace} as {@link #namespace} made it; {@code null}: none, as {@link #key(String, String, String, Algorithm)}.
+     */
+    public static String key(String prefix, String namespace, String policy, String client, Algorithm algorithm) {
+        return key(namespace == null ? prefix : prefix + namespace + ":", policy, client, algorithm);
+    }
+
+    /**
+     * The key of the record of a policy's limits in a namespace ({@code internal.engine.PolicyRecords}):
+     * {@code <prefix><namespace>:policy:<policy>}. No bucket key is one: those hold a brace, or
+     * (compact) no {@code ':'} before their suffix; policy names hold no {@code ':'}.
+     */
+    public static String policyRecordKey(String prefix, String namespace, String policy) {
+        return prefix + namespace + ":policy:" + policy;
     }
 
     /** The token-bucket key of a client under a policy; see {@link #key(String, String, String, Algorithm)}. */
@@ -138,7 +175,19 @@ public final class BucketKeys {
      * key ends with {@code :log}, which no token-bucket key does.
      */
     public static String compactKey(String prefix, String policy, String client, boolean cluster, Algorithm algorithm) {
-        String c = digest(client, 8).substring(0, 10);
+        return compactKey(prefix, null, policy, client, cluster, algorithm);
+    }
+
+    /**
+     * The compact key in a namespace: the namespace goes into the client's hash
+     * (the SHA-256 of the namespace, an opening brace and the client: injective, since the namespace part
+     * holds no brace),
+     * so the key is no longer than without one and two namespaces share no key but by a 60-bit
+     * collision, as two clients would. {@code namespace} {@code null}: none.
+     */
+    public static String compactKey(String prefix, String namespace, String policy, String client, boolean cluster,
+                                    Algorithm algorithm) {
+        String c = digest(namespace == null ? client : namespace + "{" + client, 8).substring(0, 10);
         return prefix + (cluster ? "{" + c + "}" : c) + digest(policy, 3).substring(0, 2) + suffix(algorithm);
     }
 

@@ -3,6 +3,7 @@ package dev.tollgate.internal.identity;
 import dev.tollgate.Algorithm;
 import dev.tollgate.Policy;
 import dev.tollgate.RequestView;
+import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.Messages;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -26,8 +27,22 @@ public final class ClientKeys {
 
     private static final Logger LOG = Logger.getLogger("dev.tollgate");
 
-    /** How storage keys are written: {@code tollgate.redis.key-prefix}, {@code key-format}, and whether Redis is a Cluster. */
-    public record Format(String prefix, boolean compact, boolean cluster) {
+    /**
+     * How storage keys are written: {@code tollgate.redis.key-prefix}, the namespace's key part
+     * ({@link BucketKeys#namespace}; {@code null}: none, the layout before namespaces),
+     * {@code key-format}, and whether Redis is a Cluster.
+     */
+    public record Format(String prefix, String namespace, boolean compact, boolean cluster) {
+
+        /** Without a namespace, the layout before namespaces (tests and tools that write keys themselves). */
+        public Format(String prefix, boolean compact, boolean cluster) {
+            this(prefix, null, compact, cluster);
+        }
+
+        /** The format of a configuration's keys; {@code cluster}: whether its Redis is a Cluster. */
+        public static Format of(TollgateConfig c, boolean cluster) {
+            return new Format(c.store().keyPrefix(), BucketKeys.namespace(c.namespace().value()), c.store().compactKeys(), cluster);
+        }
     }
 
     private ClientKeys() {
@@ -126,7 +141,8 @@ public final class ClientKeys {
     }
 
     private static String key(Format format, String bucket, String client, Algorithm algorithm) {
-        return format.compact() ? BucketKeys.compactKey(format.prefix(), bucket, client, format.cluster(), algorithm)
-                : BucketKeys.key(format.prefix(), bucket, client, algorithm);
+        return format.compact()
+                ? BucketKeys.compactKey(format.prefix(), format.namespace(), bucket, client, format.cluster(), algorithm)
+                : BucketKeys.key(format.prefix(), format.namespace(), bucket, client, algorithm);
     }
 }

@@ -653,6 +653,31 @@ public final class RedisStore implements BucketStore {
         return redis.eval(CLIENT_BYTES, clientKeys.stream().map(RedisStore::bytes).toList(), List.of(bytes("reset")))[0];
     }
 
+    /**
+     * Records a digest of a policy's limits at {@code recordKey} ({@code internal.engine.PolicyRecords}),
+     * unless another digest is recorded: the key absent, holding this digest or {@code previous}
+     * (what this node recorded before a reload; 0: none) is set to it for {@code ttlMillis}, and 0
+     * answered; a key holding another digest is left as it is, and that digest answered (a key that
+     * is no digest, -1). One key, one call: a Cluster routes it by itself.
+     */
+    public long recordPolicy(String recordKey, long digest, long previous, long ttlMillis) {
+        if (digest <= 0 || ttlMillis <= 0) {
+            throw new IllegalArgumentException("a digest and a lifetime are positive, got " + digest + ", " + ttlMillis);
+        }
+        long[] reply = redis.eval(RECORD_BYTES, List.of(bytes(recordKey)),
+                List.of(bytes(Long.toString(digest)), bytes(Long.toString(ttlMillis)), bytes(Long.toString(previous))));
+        return reply[0];
+    }
+
+    /** {@link #recordPolicy}: a string of another type counts as another digest, never an error. */
+    private static final byte[] RECORD_BYTES = ("local v = redis.pcall('GET', KEYS[1])\n"
+            + "if type(v) == 'table' then return { -1 } end\n"
+            + "if not v or v == ARGV[1] or v == ARGV[3] then\n"
+            + "  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])\n"
+            + "  return { 0 }\n"
+            + "end\n"
+            + "return { tonumber(v) or -1 }\n").getBytes(StandardCharsets.UTF_8);
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }

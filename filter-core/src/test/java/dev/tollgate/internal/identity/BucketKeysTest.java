@@ -140,6 +140,54 @@ class BucketKeysTest {
         assertEquals(same, bucket.equals(BucketKeys.key("tollgate:", policy, client, Algorithm.TOKEN_BUCKET)));
     }
 
+    @Test
+    void aNamespaceComesBeforeTheClientAndLeavesTheHashTagAlone() {
+        assertEquals("tollgate:/shop:{ip=127.0.0.1}:default",
+                BucketKeys.key("tollgate:", BucketKeys.namespace("/shop"), "default", "ip=127.0.0.1", Algorithm.TOKEN_BUCKET));
+        assertEquals("Servlet%20and%20JSP%20Examples", BucketKeys.namespace("Servlet and JSP Examples"));
+        assertEquals("a%7Bb%7D%0A", BucketKeys.namespace("a{b}\n"), "no brace, no line end: the tag and the log stay whole");
+        String longName = BucketKeys.namespace("/" + "x".repeat(BucketKeys.MAX_NAMESPACE));
+        assertTrue(longName.startsWith("#") && longName.length() == 23, longName);
+        assertEquals("tollgate:default:policy:api", BucketKeys.policyRecordKey("tollgate:", "default", "api"));
+        String compact = BucketKeys.compactKey("t", "/shop", "api", "ip=203.0.113.7", false, Algorithm.TOKEN_BUCKET);
+        assertEquals(13, compact.length(), "a namespace costs a compact key nothing: " + compact);
+        assertNotEquals(compact, BucketKeys.compactKey("t", "/examples", "api", "ip=203.0.113.7", false, Algorithm.TOKEN_BUCKET));
+    }
+
+    /**
+     * Issue 29: two namespaces never share a key, readable or compact, whatever their names and the
+     * clients; the hash tag of a readable key is always its client part, so every key of one
+     * request stays in one Cluster slot; and no bucket key is a policy record's.
+     */
+    @Test
+    void twoNamespacesNeverShareAKeyAndTheHashTagIsTheClient() {
+        Tally tally = new Tally();
+        Gen<String> names = frequency(weight(2, strings("/ab{}: %", 0, 6)), weight(1, anyCodeUnits(0, 80)));
+        qt(300).forAll(names, names, buckets(), bools()).checkAssert((ns1, ns2, b, cluster) -> {
+            String n1 = BucketKeys.namespace(ns1);
+            String n2 = BucketKeys.namespace(ns2);
+            assertFalse(n1.contains("{") || n1.contains("}"), n1);
+            assertTrue(n1.length() <= BucketKeys.MAX_NAMESPACE, n1);
+            boolean sameNamespace = n1.equals(n2);
+            tally.count("one namespace twice", sameNamespace);
+            tally.count("a hashed namespace", n1.startsWith("#"));
+            String c1 = BucketKeys.client(b.rawClient());
+            String c2 = BucketKeys.client(b.otherRawClient());
+            boolean sameBucket = b.policy().equals(b.otherPolicy()) && c1.equals(c2);
+            String k1 = BucketKeys.key("tollgate:", n1, b.policy(), c1, Algorithm.TOKEN_BUCKET);
+            String k2 = BucketKeys.key("tollgate:", n2, b.otherPolicy(), c2, Algorithm.TOKEN_BUCKET);
+            assertEquals(sameNamespace && sameBucket, k1.equals(k2), k1 + " / " + k2);
+            assertEquals(sameNamespace && sameBucket, BucketKeys.compactKey("t", n1, b.policy(), c1, cluster,
+                    Algorithm.TOKEN_BUCKET).equals(BucketKeys.compactKey("t", n2, b.otherPolicy(), c2, cluster,
+                    Algorithm.TOKEN_BUCKET)));
+            assertEquals(c1, k1.substring(k1.indexOf('{') + 1, k1.indexOf('}')), "the hash tag is the client: " + k1);
+            assertNotEquals(k1, BucketKeys.policyRecordKey("tollgate:", n2, b.otherPolicy()));
+        });
+        System.out.println("twoNamespacesNeverShareAKeyAndTheHashTagIsTheClient: " + tally);
+        tally.reached("one namespace twice");
+        tally.reached("a hashed namespace");
+    }
+
     static Gen<String> policies() {
         Gen<String> names = strings("abcXYZ019_.-", 0, 8)
                 .zip(of("a", "Z", "0", "log", "l"), (tail, head) -> head + tail);
