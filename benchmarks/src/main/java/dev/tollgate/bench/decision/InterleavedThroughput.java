@@ -31,7 +31,7 @@ final class InterleavedThroughput {
             List<String> names = new ArrayList<>();
             List<Boolean> busy = new ArrayList<>();
             List<IntConsumer> fns = new ArrayList<>();
-            for (String n : List.of("ping", "evalshaTrivial", "tollgateCheck", "tollgateUnpipelined", "tollgateStore", "bucket4j",
+            for (String n : List.of("ping", "evalshaTrivial", "tollgateCheck", "tollgateUnpipelined", "bucket4j",
                     "article")) {
                 names.add(n);
                 busy.add(false);
