@@ -6,16 +6,22 @@ import dev.tollgate.AddressRanges;
  * Where the servlet filter answers Tollgate's health over HTTP ({@code tollgate.health.path}), and
  * to which connection addresses ({@code tollgate.health.allow}). Read apart from
  * {@link TollgateConfig}: only the servlet filter serves it, and it does not change on a reload.
+ * Made by {@link #load} only, so a key added later breaks no caller.
  *
  * <p>Immutable and thread-safe.
- *
- * @param path  the path inside the application, or {@code null} when health is not served
- * @param allow the connection addresses it answers
  */
-public record HealthSettings(String path, AddressRanges allow) {
+public final class HealthSettings {
 
     /** Not served. */
     public static final HealthSettings OFF = new HealthSettings(null, Settings.HEALTH_ALLOW.defaultValue());
+
+    private final String path;
+    private final AddressRanges allow;
+
+    private HealthSettings(String path, AddressRanges allow) {
+        this.path = path;
+        this.allow = allow;
+    }
 
     /**
      * Reads both keys.
@@ -32,8 +38,23 @@ public record HealthSettings(String path, AddressRanges allow) {
         return new HealthSettings(path, allow);
     }
 
+    /** The path inside the application, or {@code null} when health is not served. */
+    public String path() {
+        return path;
+    }
+
+    /** The connection addresses it answers. */
+    public AddressRanges allow() {
+        return allow;
+    }
+
     /** Whether a path is served. */
     public boolean enabled() {
         return path != null;
+    }
+
+    @Override
+    public String toString() {
+        return "HealthSettings[path=" + path + ", allow=" + allow + "]";
     }
 }

@@ -1,7 +1,7 @@
 package dev.tollgate.servlet;
 
 import dev.tollgate.Decision;
-import dev.tollgate.HealthEndpoint;
+import dev.tollgate.adapter.HealthEndpoint;
 import dev.tollgate.HttpAnswer;
 import dev.tollgate.adapter.Integration;
 import dev.tollgate.Permit;

@@ -1,5 +1,8 @@
-package dev.tollgate;
+package dev.tollgate.adapter;
 
+import dev.tollgate.Health;
+import dev.tollgate.HttpAnswer;
+import dev.tollgate.RateLimiter;
 import dev.tollgate.config.HealthSettings;
 import dev.tollgate.internal.address.IpAddresses;
 import java.util.List;

@@ -1,10 +1,12 @@
-package dev.tollgate;
+package dev.tollgate.adapter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.Health;
+import dev.tollgate.HttpAnswer;
 import dev.tollgate.config.ConfigException;
 import dev.tollgate.config.ConfigLookup;
 import dev.tollgate.config.ConfigSources;
