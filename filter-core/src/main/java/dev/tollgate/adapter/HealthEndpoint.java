@@ -49,7 +49,7 @@ public final class HealthEndpoint {
         return settings.path();
     }
 
-    /** Whether a request of this path (inside the application, as {@link RequestView#path()}) is for the endpoint. */
+    /** Whether a request of this path (inside the application, as {@link dev.tollgate.RequestView#path()}) is for the endpoint. */
     public boolean covers(String path) {
         return kind(path) != null;
     }
