@@ -4,32 +4,34 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.net.http.HttpResponse;
-import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
  * Jetty 12 in its {@code ee10} environment (Servlet 6.0), configured by environment variables only:
- * {@code servlet-app} (Jetty's distribution has no JAX-RS and no CDI unless an operator adds
- * modules for them, so the JAX-RS example is not deployed here), and the servlet drop-in jar in a
- * WAR of its own. The servlet application has no MicroProfile Config: Tollgate reads the
- * environment and system properties itself.
+ * {@code servlet-app}, {@code jaxrs-app-tomcat} (Jersey and SmallRye Config inside the WAR, as on
+ * Tomcat: Jetty's distribution has no JAX-RS, CDI or MicroProfile Config unless an operator adds
+ * modules for them, so the CDI examples do not run here), and the servlet drop-in jar in a WAR of
+ * its own. The servlet application has no MicroProfile Config: Tollgate reads the environment and
+ * system properties itself.
  */
 class Jetty12IT extends ServerContract {
 
     Jetty12IT() {
-        super(Servers.jetty12(), App.JAXRS_APP);
-    }
-
-    @Override
-    protected List<App> mainApps() {
-        return List.of(App.SERVLET_APP);
+        super(Servers.jetty12(), App.JAXRS_APP_TOMCAT);
     }
 
     @Nested
     class ServletApp extends RateLimitedAppContract {
         ServletApp() {
             super(Jetty12IT.this, App.SERVLET_APP);
+        }
+    }
+
+    @Nested
+    class JaxRsApp extends JaxRsAppContract {
+        JaxRsApp() {
+            super(Jetty12IT.this, App.JAXRS_APP_TOMCAT);
         }
     }
 
@@ -53,8 +55,20 @@ class Jetty12IT extends ServerContract {
                 assertEquals(503, r.statusCode(), "request " + (i + 1) + ": " + r.body());
             }
             assertTollgate001(bad, "10/fortnight", "environment variable TOLLGATE_POLICY_DEFAULT_LIMITS");
-            assertFalse(bad.logLines("Failed startup of context").isEmpty(), "Jetty reports that the context did not start");
+            assertFalse(bad.logLines("Failed startup of context").stream().filter(l -> l.contains(",/servlet-app,")).toList()
+                    .isEmpty(), "Jetty reports that /servlet-app did not start");
             assertFalse(bad.logContains("TOLLGATE-010"), "Tollgate must not report that it started");
         }
+    }
+
+    /**
+     * Jersey's servlet fails to load at start-up (TOLLGATE-003), and, unlike Tomcat, Jetty fails the
+     * whole context with it: 503 for every request.
+     */
+    @Test
+    void anUnknownPolicyStopsTheJaxRsApp() {
+        checkThatAnUnknownPolicyStopsTheJaxRsApp(503, bad -> assertFalse(
+                bad.logLines("Failed startup of context").stream().filter(l -> l.contains(",/jaxrs-app,")).toList().isEmpty(),
+                "Jetty reports that /jaxrs-app did not start"));
     }
 }
