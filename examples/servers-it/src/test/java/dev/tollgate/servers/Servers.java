@@ -36,4 +36,9 @@ public final class Servers {
         return new OnJdk(new PayaraMicro(Build.version("payara-micro7"),
                 Build.serversDir().resolve("payara-micro-7").resolve("payara-micro.jar")), 25);
     }
+
+    /** Jetty 12 from {@code jetty-home}, in its {@code ee10} environment. */
+    public static AppServer jetty12() {
+        return new Jetty(Build.version("jetty12"), Build.onlyDirectoryIn(Build.serversDir().resolve("jetty-12")));
+    }
 }
