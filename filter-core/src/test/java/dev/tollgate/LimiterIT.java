@@ -64,8 +64,8 @@ class LimiterIT {
             assertFalse(refused.allowed());
             assertTrue(refused.retryAfter().compareTo(Duration.ofSeconds(60)) > 0
                     && refused.retryAfter().compareTo(Duration.ofSeconds(120)) <= 0, "two tokens at 1/min, less what refilled: " + refused);
-            // one storage key for both, in the layout the filters write
-            assertEquals("1", redis.command("EXISTS", prefix + "{header.x-tenant=acme}:exports"));
+            // one storage key for both, in the layout the filters write (the default namespace: no servlet context here)
+            assertEquals("1", redis.command("EXISTS", prefix + "default:{header.x-tenant=acme}:exports"));
 
             // waiting on real Redis: returns once the tokens are there (no assertion on how long it took)
             assertTrue(job.acquire("reports", "header.x-tenant=acme", 2).allowed());
