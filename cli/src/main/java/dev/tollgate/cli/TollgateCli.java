@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * {@code java -jar tollgate-cli.jar inspect|reset --redis <uri> --policy <name> --client <key>}:
+ * {@code java -jar tollgate-cli.jar inspect|reset --redis <uri> --policy <name> --client <key> [--namespace <ns>]}:
  * one client's buckets under one policy, shown or emptied, in the Redis the filters use, with their
  * key layout and configuration ({@link ClientBuckets}). The configuration is read as a filter on a
  * server without MicroProfile Config reads it: system properties, then {@code TOLLGATE_*}
@@ -36,12 +36,14 @@ public final class TollgateCli {
 
     static final String USAGE = String.join("\n",
             "usage: java -jar tollgate-cli.jar inspect|reset --redis <uri> --policy <name> --client <key>",
-            "                                  [--config <file.properties>] [--yes]",
+            "                                  [--namespace <ns>] [--config <file.properties>] [--yes]",
             "  inspect  shows the client's buckets under the policy: tokens left and time to full per limit,",
             "           a calendar quota's count and window, leases in flight, a pause",
             "  reset    deletes them (full buckets, quotas unused), logged with your user name",
             "  --client the client key as the policy's key resolver makes it, e.g. ip=198.51.100.7,",
             "           header.x-api-key=...",
+            "  --namespace the application's namespace, as its TOLLGATE-010 line names it: by default its",
+            "           context path, e.g. /shop (tollgate.namespace; default: 'default')",
             "  --yes    needed to reset on a production-looking Redis (TLS, or a host that is not loopback,",
             "           or a host name containing 'prod')");
 
@@ -60,7 +62,7 @@ public final class TollgateCli {
             String a = args[i];
             if (a.equals("--yes")) {
                 opts.put("yes", "true");
-            } else if (List.of("--redis", "--policy", "--client", "--config").contains(a) && i + 1 < args.length) {
+            } else if (List.of("--redis", "--policy", "--client", "--config", "--namespace").contains(a) && i + 1 < args.length) {
                 opts.put(a.substring(2), args[++i]);
             } else if (command == null && (a.equals("inspect") || a.equals("reset"))) {
                 command = a;
@@ -89,7 +91,8 @@ public final class TollgateCli {
         }
         TollgateConfig config;
         try {
-            config = TollgateConfig.load(lookup(uri, opts.get("config"), env), TollgateCli.class.getClassLoader());
+            config = TollgateConfig.load(lookup(uri, opts.get("namespace"), opts.get("config"), env),
+                    TollgateCli.class.getClassLoader());
         } catch (ConfigException | IOException e) {
             err.println(e.getMessage());
             return 2;
@@ -122,8 +125,12 @@ public final class TollgateCli {
         }
     }
 
-    /** {@code --redis} first, then system properties and environment, then the {@code --config} file. */
-    private static ConfigLookup lookup(String uri, String file, Map<String, String> env) throws IOException {
+    /**
+     * {@code --redis} and {@code --namespace} first, then system properties and environment, then the
+     * {@code --config} file. A filter's namespace, unless {@code tollgate.namespace} sets it, is its
+     * application's context path, which no file here says: hence {@code --namespace}.
+     */
+    private static ConfigLookup lookup(String uri, String namespace, String file, Map<String, String> env) throws IOException {
         Map<String, String> fromFile = new LinkedHashMap<>();
         if (file != null) {
             Properties p = new Properties();
@@ -132,7 +139,11 @@ public final class TollgateCli {
             }
             p.stringPropertyNames().forEach(k -> fromFile.put(k, p.getProperty(k)));
         }
-        return ConfigLookup.of(ConfigSources.of("--redis", Map.of("tollgate.redis.uri", uri)), ConfigSources.system(env),
+        Map<String, String> given = new LinkedHashMap<>(Map.of("tollgate.redis.uri", uri));
+        if (namespace != null) {
+            given.put("tollgate.namespace", namespace);
+        }
+        return ConfigLookup.of(ConfigSources.of("the command line", given), ConfigSources.system(env),
                 ConfigSources.of(file == null ? "--config" : file, fromFile));
     }
 

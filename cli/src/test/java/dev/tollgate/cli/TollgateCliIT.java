@@ -101,8 +101,17 @@ class TollgateCliIT {
             String[] common = {"--redis", redis.uri(), "--policy", "api", "--client", "ip=" + CLIENT, "--config", config.toString()};
             Run inspect = run(concat("inspect", common));
             assertEquals(0, inspect.status(), inspect.err());
-            assertTrue(inspect.out().contains("key cli-it:{ip=" + CLIENT + "}:api"), "the filter's key layout: " + inspect.out());
+            assertTrue(inspect.out().contains("key cli-it:default:{ip=" + CLIENT + "}:api"), "the filter's key layout: " + inspect.out());
             assertTrue(inspect.out().contains("3/min: 0 of 3 tokens left, full in "), inspect.out());
+
+            // the same client in another application's namespace: its own buckets, untouched
+            try (RateLimiter shop = RateLimiter.create(c.withNamespace("/shop"), "shop", null)) {
+                assertTrue(shop.check(TestRequest.get("/").from(CLIENT)).allowed());
+            }
+            Run inShop = run(concat("inspect", concat("--namespace", concat("/shop", common))));
+            assertEquals(0, inShop.status(), inShop.err());
+            assertTrue(inShop.out().contains("key cli-it:/shop:{ip=" + CLIENT + "}:api"), inShop.out());
+            assertTrue(inShop.out().contains("3/min: 2 of 3 tokens left"), inShop.out());
 
             Run reset = run(concat("reset", common));
             assertEquals(0, reset.status(), reset.err());
