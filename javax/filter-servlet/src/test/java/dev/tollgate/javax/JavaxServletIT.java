@@ -97,6 +97,30 @@ class JavaxServletIT {
         assertEquals(List.of(), failures);
     }
 
+    /**
+     * The drop-in jar is shaded from the transformed classes as the jakarta one is from its own: the
+     * javax service files, Jedis relocated, and each bundled library's coordinates and licence kept.
+     */
+    @Test
+    void theDropInJarHoldsTheJavaxClassesAndNamesWhatItBundles() throws IOException {
+        try (JarFile all = new JarFile(new File(System.getProperty("tollgate.javax.dropin")))) {
+            List<String> names = Collections.list(all.entries()).stream().map(e -> e.getName()).toList();
+            for (String expected : List.of("dev/tollgate/servlet/TollgateFilter.class",
+                    "META-INF/services/javax.servlet.ServletContainerInitializer",
+                    "META-INF/services/javax.enterprise.inject.spi.Extension",
+                    "META-INF/maven/redis.clients/jedis/pom.properties",
+                    "META-INF/maven/org.apache.commons/commons-pool2/pom.properties",
+                    "META-INF/licenses/jedis/LICENSE.txt",
+                    "META-INF/LICENSE")) {
+                assertTrue(names.contains(expected), expected + " in the drop-in jar");
+            }
+            assertTrue(names.stream().noneMatch(n -> n.startsWith("META-INF/services/jakarta.")), "no jakarta service file");
+            assertTrue(names.stream().noneMatch(n -> n.startsWith("redis/clients/")), "Jedis is relocated");
+            assertTrue(names.stream().anyMatch(n -> n.startsWith("dev/tollgate/shaded/redis/clients/")), "Jedis is inside");
+            assertEquals("dev.tollgate.servlet", all.getManifest().getMainAttributes().getValue("Automatic-Module-Name"));
+        }
+    }
+
     /** Limits 1/s burst 3 from init-params: 10 quick requests, 3 (or 4, if a second passed) admitted, then 429 with Retry-After. */
     @Test
     void theFilterLimitsInTomcat9() throws Exception {
