@@ -33,7 +33,7 @@ import org.w3c.dom.NodeList;
 final class Tomcat implements AppServer {
 
     private static final Pattern MODULE_OPTION =
-            Pattern.compile("^JAVA_OPTS=\"\\$JAVA_OPTS (--(?:add-opens|add-exports|enable-native-access)=[^\"\\s$]+)\"\\s*$",
+            Pattern.compile("^(?:JAVA_OPTS|JDK_JAVA_OPTIONS)=\"\\$(?:JAVA_OPTS|JDK_JAVA_OPTIONS) (--(?:add-opens|add-exports|enable-native-access)=[^\"\\s$]+)\"\\s*$",
                     Pattern.MULTILINE);
 
     private final String id;
@@ -107,7 +107,7 @@ final class Tomcat implements AppServer {
         return server.logContains("org.apache.catalina.startup.Catalina.start Server startup in");
     }
 
-    /** The {@code --add-opens} (and similar) options that this version's {@code catalina.sh} adds. */
+    /** The {@code --add-opens} (and similar) options that this version's {@code catalina.sh} adds (Tomcat 9: to JDK_JAVA_OPTIONS). */
     private List<String> moduleOptions() throws IOException {
         String script = Files.readString(home.resolve("bin").resolve("catalina.sh"), StandardCharsets.UTF_8);
         List<String> options = new ArrayList<>();
