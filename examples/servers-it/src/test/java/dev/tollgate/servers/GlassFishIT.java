@@ -42,6 +42,20 @@ class GlassFishIT extends ServerContract {
         }
     }
 
+    @Nested
+    class ClientDisconnect extends ClientDisconnectContract {
+        ClientDisconnect() {
+            super(GlassFishIT.this);
+        }
+    }
+
+    @Nested
+    class OutboundClient extends OutboundClientContract {
+        OutboundClient() {
+            super(GlassFishIT.this, App.JAXRS_APP);
+        }
+    }
+
     /**
      * The drop-in jar in the domain's {@code lib/}, a WAR with only a {@code web.xml} naming the
      * filter ({@code 1/s burst 4}), Redis through the environment: 12 quick requests admit the burst

@@ -43,6 +43,20 @@ class OpenLibertyIT extends ServerContract {
         }
     }
 
+    @Nested
+    class ClientDisconnect extends ClientDisconnectContract {
+        ClientDisconnect() {
+            super(OpenLibertyIT.this);
+        }
+    }
+
+    @Nested
+    class OutboundClient extends OutboundClientContract {
+        OutboundClient() {
+            super(OpenLibertyIT.this, App.JAXRS_APP);
+        }
+    }
+
     /**
      * The drop-in jar in {@code lib/global}, a WAR with only a {@code web.xml} naming the filter
      * ({@code 1/s burst 4}), Redis through the environment: 12 quick requests admit the burst (one
