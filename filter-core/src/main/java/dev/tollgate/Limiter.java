@@ -3,6 +3,7 @@ package dev.tollgate;
 import dev.tollgate.config.TollgateConfig;
 import dev.tollgate.internal.Messages;
 import dev.tollgate.internal.engine.PolicyRequirement;
+import dev.tollgate.internal.identity.KeyedRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -179,7 +180,7 @@ public final class Limiter implements AutoCloseable {
         }
         List<Policy> policies = List.of(p);
         PolicyRequirement.requireFits(policies, cost, "Limiter.acquire(policy, client, cost)");
-        return Acquisition.of(engine.check(new KeyedCall(client), policies, cost), policy);
+        return Acquisition.of(engine.check(new KeyedRequest(null, client), policies, cost), policy);
     }
 
     private static void requireCost(long cost) {
@@ -222,54 +223,6 @@ public final class Limiter implements AutoCloseable {
     public void close() {
         if (owned) {
             engine.close();
-        }
-    }
-
-    /** Work named by its client key alone: no method, path, address, header or principal. */
-    private record KeyedCall(String clientKey) implements RequestView {
-        @Override
-        public String method() {
-            return null;
-        }
-
-        @Override
-        public String path() {
-            return null;
-        }
-
-        @Override
-        public String route() {
-            return null;
-        }
-
-        @Override
-        public String remoteAddress() {
-            return null;
-        }
-
-        @Override
-        public String header(String name) {
-            return null;
-        }
-
-        @Override
-        public List<String> headers(String name) {
-            return List.of();
-        }
-
-        @Override
-        public String principal() {
-            return null;
-        }
-
-        @Override
-        public boolean userInRole(String role) {
-            return false;
-        }
-
-        @Override
-        public String toString() {
-            return "KeyedCall[client hidden]";
         }
     }
 }

@@ -7,6 +7,7 @@ import dev.tollgate.Permit;
 import dev.tollgate.Policy;
 import dev.tollgate.RateLimiter;
 import dev.tollgate.RequestView;
+import dev.tollgate.internal.identity.KeyedRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
@@ -75,10 +76,10 @@ final class CallLimiter {
      */
     static RequestView view(MethodLimit method, Object[] arguments, HttpCall http) {
         if (method.keyed()) {
-            return new CallView(http == null ? null : http.view(), method.argumentKey(arguments));
+            return new KeyedRequest(http == null ? null : http.view(), method.argumentKey(arguments));
         }
         if (http == null) {
-            return new CallView(null, method.noRequestKey());
+            return new KeyedRequest(null, method.noRequestKey());
         }
         return http.view();
     }
@@ -97,61 +98,5 @@ final class CallLimiter {
             rl.config().policy(name).ifPresent(out::add);
         }
         return out;
-    }
-
-    /** A call keyed by the interceptor: the HTTP request's view if any, with the chosen key. */
-    private static final class CallView implements RequestView {
-        private final RequestView http;
-        private final String key;
-
-        CallView(RequestView http, String key) {
-            this.http = http;
-            this.key = key;
-        }
-
-        @Override
-        public String clientKey() {
-            return key;
-        }
-
-        @Override
-        public String method() {
-            return http == null ? null : http.method();
-        }
-
-        @Override
-        public String path() {
-            return http == null ? null : http.path();
-        }
-
-        @Override
-        public String route() {
-            return http == null ? null : http.route();
-        }
-
-        @Override
-        public String remoteAddress() {
-            return http == null ? null : http.remoteAddress();
-        }
-
-        @Override
-        public String header(String name) {
-            return http == null ? null : http.header(name);
-        }
-
-        @Override
-        public List<String> headers(String name) {
-            return http == null ? List.of() : http.headers(name);
-        }
-
-        @Override
-        public String principal() {
-            return http == null ? null : http.principal();
-        }
-
-        @Override
-        public boolean userInRole(String role) {
-            return http != null && http.userInRole(role);
-        }
     }
 }
